@@ -1,0 +1,105 @@
+/**
+ * Settings, read once from the environment at start. A bad value stops the start with a
+ * message naming the variable: a payments service must not guess at its configuration.
+ */
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  bootstrap: { apiKey: string; apiSecret: string } | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  rateLimitPerSecond: number;
+  authFailuresPerMinute: number;
+  bodyLimitBytes: number;
+  idempotencyRetentionHours: number;
+  ratesFile: string | null;
+  sqliteSynchronous: 'FULL' | 'EXTRA' | 'NORMAL';
+  pgPoolSize: number;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  const found = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
+  if (!found) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return found;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const publicUrlRaw = text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let publicUrl: string;
+  try {
+    const url = new URL(publicUrlRaw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new Error('scheme');
+    }
+    publicUrl = publicUrlRaw.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${publicUrlRaw}"`);
+  }
+
+  const databaseUrl = text(env, 'DATABASE_URL') ?? 'sqlite:./data/cobro.db';
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be sqlite:PATH or postgres://USER@HOST:PORT/DB');
+  }
+
+  const apiKey = text(env, 'BOOTSTRAP_API_KEY');
+  const apiSecret = text(env, 'BOOTSTRAP_API_SECRET');
+  if ((apiKey === undefined) !== (apiSecret === undefined)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY and BOOTSTRAP_API_SECRET must be set together');
+  }
+  if (apiKey !== undefined && !/^ck_test_[A-Za-z0-9_]{8,80}$/.test(apiKey)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY must look like ck_test_ followed by 8 to 80 letters, digits or _');
+  }
+  if (apiSecret !== undefined && !/^cs_test_[A-Za-z0-9_]{16,120}$/.test(apiSecret)) {
+    throw new ConfigError('BOOTSTRAP_API_SECRET must look like cs_test_ followed by 16 to 120 letters, digits or _');
+  }
+
+  return {
+    port,
+    host,
+    publicUrl,
+    databaseUrl,
+    bootstrap: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : null,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
+    idempotencyRetentionHours: integer(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 24, 24 * 30),
+    ratesFile: text(env, 'RATES_FILE') ?? null,
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'EXTRA', 'NORMAL'] as const, 'FULL'),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
+  };
+}

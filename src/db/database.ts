@@ -1,0 +1,167 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Repositories } from '../domain/repositories.ts';
+import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
+import { GroupCommitWriter } from './group-commit.ts';
+import { migrationProvider } from './migrations/index.ts';
+import { makeRepositories } from './repositories/index.ts';
+import type { Database } from './schema.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export type DurabilitySettings = Record<string, string>;
+
+/** An open database: the unit of work for services, plus what operations need (migrate, ping, close). */
+export type OpenDatabase = {
+  kind: DatabaseKind;
+  uow: UnitOfWork;
+  /** Kysely over committed data, for jobs and tests that need a query the repositories do not offer. */
+  db: Kysely<Database>;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  durability(): Promise<DurabilitySettings>;
+  close(): Promise<void>;
+};
+
+export type OpenOptions = {
+  url: string;
+  /** SQLite `synchronous`: FULL (default) makes every acknowledged commit survive power loss. */
+  sqliteSynchronous?: 'FULL' | 'EXTRA' | 'NORMAL';
+  pgPoolSize?: number;
+};
+
+// BIGINT (int8) as bigint: money and epoch milliseconds are never squeezed through a float.
+pg.types.setTypeParser(20, (v: string) => BigInt(v));
+
+export async function openDatabase(options: OpenOptions): Promise<OpenDatabase> {
+  if (options.url.startsWith('postgres://') || options.url.startsWith('postgresql://')) {
+    return openPostgres(options);
+  }
+  if (options.url.startsWith('sqlite:')) {
+    return openSqlite(options);
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${options.url.split(':')[0]}:`);
+}
+
+/**
+ * better-sqlite3 prepares a statement per call through Kysely; caching them by SQL text
+ * saves that work on every request (statements are reused, never iterated concurrently).
+ */
+function cachingConnection(raw: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(text: string) {
+      let stmt = statements.get(text);
+      if (!stmt) {
+        stmt = raw.prepare(text);
+        if (statements.size < 500) {
+          statements.set(text, stmt);
+        }
+      }
+      return stmt;
+    },
+    close() {
+      raw.close();
+    },
+  };
+}
+
+function openSqliteConnection(path: string, synchronous: string): SqliteDatabase.Database {
+  const raw = new SqliteDatabase(path);
+  raw.defaultSafeIntegers(true);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`synchronous = ${synchronous}`);
+  raw.pragma('foreign_keys = ON');
+  // Another process (the command line) may hold the write lock for a moment.
+  raw.pragma('busy_timeout = 5000');
+  return raw;
+}
+
+async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
+  const path = options.url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  if (path.length === 0 || path === ':memory:') {
+    throw new Error(
+      'DATABASE_URL: SQLite needs a file path (sqlite:./data/cobro.db); in-memory databases are not durable',
+    );
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const synchronous = options.sqliteSynchronous ?? 'FULL';
+  // One connection writes (and batches commits), the other reads committed data only (WAL).
+  const writerRaw = openSqliteConnection(path, synchronous);
+  const readerRaw = openSqliteConnection(path, synchronous);
+  const writerDb = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachingConnection(writerRaw) as unknown as SqliteDatabase.Database }),
+  });
+  const readerDb = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachingConnection(readerRaw) as unknown as SqliteDatabase.Database }),
+  });
+  const writer = new GroupCommitWriter(writerRaw, makeRepositories(writerDb));
+  const read = makeRepositories(readerDb);
+  return {
+    kind: 'sqlite',
+    db: readerDb,
+    uow: { transaction: (fn) => writer.run(fn), read },
+    async migrate() {
+      // Migrations run on the writer, outside group commit, before any request is served.
+      const result = await new Migrator({ db: writerDb, provider: migrationProvider }).migrateToLatest();
+      if (result.error) {
+        throw result.error;
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(readerDb);
+    },
+    async durability() {
+      return {
+        journal_mode: String(writerRaw.pragma('journal_mode', { simple: true })),
+        synchronous: String(writerRaw.pragma('synchronous', { simple: true })),
+      };
+    },
+    async close() {
+      await writer.drain();
+      await readerDb.destroy();
+      await writerDb.destroy();
+    },
+  };
+}
+
+async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.pgPoolSize ?? 10,
+    // Acknowledged commits must be on disk: never trust a server default for this.
+    options: '-c synchronous_commit=on',
+  });
+  // A connection dropped by the server is replaced by the pool; without this listener it crashes the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const read: Repositories = makeRepositories(db);
+  return {
+    kind: 'postgres',
+    db,
+    uow: {
+      transaction: (fn) => db.transaction().execute((trx) => fn(makeRepositories(trx))),
+      read,
+    },
+    async migrate() {
+      const result = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+      if (result.error) {
+        throw result.error;
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async durability() {
+      const sc = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db);
+      const fs = await sql<{ fsync: string }>`show fsync`.execute(db);
+      return { synchronous_commit: sc.rows[0]?.synchronous_commit ?? '', fsync: fs.rows[0]?.fsync ?? '' };
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

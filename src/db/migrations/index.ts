@@ -1,0 +1,9 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_create_foundation.ts';
+
+/** Migrations in name order; bundled statically so no file-system scan is needed at start. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async (): Promise<Record<string, Migration>> => ({
+    '0001_create_foundation': m0001,
+  }),
+};

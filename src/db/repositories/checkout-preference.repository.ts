@@ -1,0 +1,140 @@
+import type { Kysely } from 'kysely';
+import type {
+  CheckoutPreference,
+  CheckoutPreferenceRepository,
+  PreferenceFilter,
+  PreferenceOrigin,
+  PreferenceStatus,
+  PreferenceType,
+} from '../../domain/checkout-preferences/checkout-preference.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type { Page, PageRequest } from '../../domain/shared/page.ts';
+import { toPage } from '../../domain/shared/page.ts';
+import type { CheckoutPreferencesTable, Database } from '../schema.ts';
+import { afterCursor } from './page.ts';
+
+function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    type: row.type as PreferenceType,
+    status: row.status as PreferenceStatus,
+    amountMinor: BigInt(row.amount_minor),
+    currency: row.currency,
+    title: row.title,
+    origin: row.origin as PreferenceOrigin,
+    originId: row.origin_id,
+    externalId: row.external_id,
+    paymentLinkId: row.payment_link_id,
+    payer: {
+      email: row.payer_email,
+      firstName: row.payer_first_name,
+      lastName: row.payer_last_name,
+      phoneNumber: row.payer_phone_number,
+    },
+    paymentMethodTypes:
+      row.payment_method_types === null ? null : (JSON.parse(row.payment_method_types) as PaymentMethodType[]),
+    selectedPaymentMethodId: row.selected_payment_method_id,
+    customUrls: {
+      statusChangesWebhook: row.status_changes_webhook,
+      successPaymentRedirect: row.success_payment_redirect,
+      errorPaymentRedirect: row.error_payment_redirect,
+    },
+    expiresAt: Number(row.expires_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    paymentOrderId: row.payment_order_id,
+  };
+}
+
+export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(p: CheckoutPreference): Promise<void> {
+    await this.db
+      .insertInto('checkout_preferences')
+      .values({
+        id: p.id,
+        merchant_id: p.merchantId,
+        mode: p.mode,
+        type: p.type,
+        status: p.status,
+        amount_minor: p.amountMinor,
+        currency: p.currency,
+        title: p.title,
+        origin: p.origin,
+        origin_id: p.originId,
+        external_id: p.externalId,
+        payment_link_id: p.paymentLinkId,
+        payer_email: p.payer.email,
+        payer_first_name: p.payer.firstName,
+        payer_last_name: p.payer.lastName,
+        payer_phone_number: p.payer.phoneNumber,
+        payment_method_types: p.paymentMethodTypes === null ? null : JSON.stringify(p.paymentMethodTypes),
+        selected_payment_method_id: p.selectedPaymentMethodId,
+        status_changes_webhook: p.customUrls.statusChangesWebhook,
+        success_payment_redirect: p.customUrls.successPaymentRedirect,
+        error_payment_redirect: p.customUrls.errorPaymentRedirect,
+        expires_at: BigInt(p.expiresAt),
+        created_at: BigInt(p.createdAt),
+        updated_at: BigInt(p.updatedAt),
+        payment_order_id: p.paymentOrderId,
+      })
+      .execute();
+  }
+
+  async get(merchantId: string, mode: Mode, id: string): Promise<CheckoutPreference | undefined> {
+    const row = await this.db
+      .selectFrom('checkout_preferences')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirst();
+    return row ? toPreference(row) : undefined;
+  }
+
+  async list(
+    merchantId: string,
+    mode: Mode,
+    page: PageRequest,
+    filter: PreferenceFilter,
+  ): Promise<Page<CheckoutPreference>> {
+    let q = this.db
+      .selectFrom('checkout_preferences')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode);
+    if (filter.type) {
+      q = q.where('type', '=', filter.type);
+    }
+    if (filter.externalId !== undefined) {
+      q = q.where('external_id', '=', filter.externalId);
+    }
+    if (filter.status) {
+      // An OPEN row past its expiry reads as EXPIRED (see effectiveStatus), so filter the same way.
+      const now = BigInt(filter.now ?? Date.now());
+      const status = filter.status;
+      if (status === 'OPEN') {
+        q = q.where('status', '=', 'OPEN').where('expires_at', '>', now);
+      } else if (status === 'EXPIRED') {
+        q = q.where((eb) =>
+          eb.or([eb('status', '=', 'EXPIRED'), eb.and([eb('status', '=', 'OPEN'), eb('expires_at', '<=', now)])]),
+        );
+      } else {
+        q = q.where('status', '=', status);
+      }
+    }
+    if (page.cursor) {
+      q = q.where(afterCursor<Database, 'checkout_preferences'>(page.cursor));
+    }
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
+    return toPage(rows.map(toPreference), page.limit);
+  }
+}

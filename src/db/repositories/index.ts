@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Repositories } from '../../domain/repositories.ts';
+import type { Database } from '../schema.ts';
+import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
+import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
+import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
+import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
+import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
+
+export function makeRepositories(db: Kysely<Database>): Repositories {
+  return {
+    merchants: new KyselyMerchantRepository(db),
+    apiKeys: new KyselyApiKeyRepository(db),
+    paymentMethods: new KyselyPaymentMethodRepository(db),
+    paymentLinks: new KyselyPaymentLinkRepository(db),
+    preferences: new KyselyCheckoutPreferenceRepository(db),
+    idempotency: new KyselyIdempotencyRepository(db),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Payer } from './checkout-preference.ts';
+
+/** Payer members as they arrive: both spellings of the ONE.lat clients are accepted. */
+export type PayerInput = {
+  email?: string | null;
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone?: string | null;
+  phone_number?: string | null;
+};
+
+// The WHATWG (HTML living standard) e-mail grammar, what browsers accept in type=email.
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+/** Empty and whitespace-only strings mean "not given" (clients send `""` for unknown fields). */
+function given(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) {
+    return null;
+  }
+  const trimmed = value.trim();
+  return trimmed.length === 0 ? null : trimmed;
+}
+
+function oneOf(field: string, a: string | null, aName: string, b: string | null, bName: string, messages: string[]) {
+  if (a !== null && b !== null && a !== b) {
+    messages.push(`${field}: ${aName} and ${bName} are two spellings of one field and were given different values`);
+  }
+  return a ?? b;
+}
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= 254 && EMAIL.test(email);
+}
+
+/** `+56 9 1234-5678`, `(11) 98765-4321` with country code, `5491155556666` → `+` and digits, or null when invalid. */
+export function normalizePhone(phone: string): string | null {
+  const stripped = phone.replace(/[\s().-]/g, '');
+  const m = /^\+?(\d{8,15})$/.exec(stripped);
+  return m ? `+${m[1]}` : null;
+}
+
+export function normalizePayer(input: PayerInput | null | undefined, messages: string[]): Payer {
+  const payer: Payer = { email: null, firstName: null, lastName: null, phoneNumber: null };
+  if (!input) {
+    return payer;
+  }
+  const email = given(input.email);
+  if (email !== null) {
+    if (isValidEmail(email)) {
+      payer.email = email;
+    } else {
+      messages.push('payer.email must be a valid e-mail address');
+    }
+  }
+  payer.firstName = oneOf('payer', given(input.name), 'name', given(input.first_name), 'first_name', messages);
+  payer.lastName = given(input.last_name);
+  const rawPhone = oneOf('payer', given(input.phone), 'phone', given(input.phone_number), 'phone_number', messages);
+  if (rawPhone !== null) {
+    const phone = normalizePhone(rawPhone);
+    if (phone) {
+      payer.phoneNumber = phone;
+    } else {
+      messages.push('payer.phone must be an international phone number: 8 to 15 digits, optionally starting with +');
+    }
+  }
+  return payer;
+}
+
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * Merchant URLs (webhook and payer redirects) must be absolute http(s) URLs with a host.
+ * Checked on the raw text as well as the parsed URL, because WHATWG parsing "repairs" forms
+ * such as `https:evil.example`, `\\evil.example` or tabs inside `java\tscript:` that browsers
+ * would also repair, which is exactly how open redirects slip through.
+ */
+export function urlProblem(field: string, value: string): string | null {
+  const problem = `${field} must be an absolute http or https URL with a host`;
+  if (value.length > MAX_URL_LENGTH) {
+    return `${field} must be at most ${MAX_URL_LENGTH} characters`;
+  }
+  // Control characters, spaces, backslashes and non-ASCII (IDN homographs) are refused outright.
+  if (!/^https?:\/\/[\x21-\x7e]+$/i.test(value) || value.includes('\\')) {
+    return problem;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return problem;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname.length === 0) {
+    return problem;
+  }
+  if (url.username !== '' || url.password !== '') {
+    return `${field} must not contain a user name or password`;
+  }
+  return null;
+}

@@ -1,0 +1,234 @@
+import type { CurrencyTable } from '../currencies/currency.ts';
+import type { Caller } from '../merchants/merchant.ts';
+import { eligibleMethods, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
+import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import { parseBoundedAmount } from '../shared/amount-rules.ts';
+import type { Clock } from '../shared/clock.ts';
+import { parseRfc3339 } from '../shared/clock.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { isWellFormedId, newId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { InTransaction } from '../subscriptions/payment-link.service.ts';
+import type { PaymentLink } from '../subscriptions/payment-link.ts';
+import type { PayerInput } from './checkout-preference.rules.ts';
+import { normalizePayer, urlProblem } from './checkout-preference.rules.ts';
+import type { CheckoutPreference, PreferenceFilter, PreferenceType } from './checkout-preference.ts';
+import { effectiveStatus } from './checkout-preference.ts';
+
+export type CreatePreferenceInput = {
+  type: PreferenceType;
+  amount?: number | null;
+  currency?: string | null;
+  title?: string | null;
+  origin: 'API';
+  externalId?: string | null;
+  expirationDate?: string | null;
+  payer?: PayerInput | null;
+  paymentMethodTypes?: PaymentMethodType[] | null;
+  selectedPaymentMethodId?: string | null;
+  customUrls?: {
+    status_changes_webhook?: string | null;
+    success_payment_redirect?: string | null;
+    error_payment_redirect?: string | null;
+  } | null;
+  paymentLinkId?: string | number | null;
+};
+
+export const DEFAULT_EXPIRY_MS = 15 * 60_000;
+export const MAX_EXPIRY_MS = 7 * 24 * 3_600_000;
+
+/** A URL member: empty string means not given, like the payer members. */
+function optionalUrl(field: string, value: string | null | undefined, messages: string[]): string | null {
+  if (value === undefined || value === null || value.trim() === '') {
+    return null;
+  }
+  const problem = urlProblem(field, value);
+  if (problem) {
+    messages.push(problem);
+    return null;
+  }
+  return value;
+}
+
+export class CheckoutPreferenceService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: (caller: Caller) => Clock,
+    private readonly currencies: CurrencyTable,
+    private readonly methods: PaymentMethodService,
+    private readonly publicUrl: string,
+  ) {}
+
+  checkoutUrl(id: string): string {
+    return `${this.publicUrl}/checkout/${id}`;
+  }
+
+  async create(
+    caller: Caller,
+    input: CreatePreferenceInput,
+    also?: InTransaction<CheckoutPreference>,
+  ): Promise<CheckoutPreference> {
+    const now = this.clock(caller).now().getTime();
+    const messages: string[] = [];
+
+    // 1. What is charged: from the request (PAYMENT) or from the subscription definition.
+    let amountMinor = 0n;
+    let currency = '';
+    let title = '';
+    let link: PaymentLink | undefined;
+    if (input.type === 'PAYMENT') {
+      if (input.title === undefined || input.title === null || input.title.trim() === '') {
+        messages.push('title is required for a PAYMENT preference');
+      } else {
+        title = input.title.trim();
+      }
+      if (input.currency === undefined || input.currency === null || input.currency === '') {
+        messages.push('currency is required for a PAYMENT preference');
+      } else if (!this.currencies.get(input.currency)) {
+        messages.push(`currency must be one of the supported currencies (GET /v1/currencies), got ${input.currency}`);
+      } else {
+        currency = input.currency;
+      }
+      if (input.amount === undefined || input.amount === null) {
+        messages.push('amount is required for a PAYMENT preference');
+      } else if (currency) {
+        const amount = parseBoundedAmount('amount', input.amount, currency, this.currencies);
+        if (amount.ok) {
+          amountMinor = amount.minor;
+        } else {
+          messages.push(...amount.messages);
+        }
+      }
+    } else {
+      const linkId =
+        input.paymentLinkId === undefined || input.paymentLinkId === null ? '' : String(input.paymentLinkId).trim();
+      if (linkId === '') {
+        messages.push('payment_link_id is required for a SUBSCRIPTION preference');
+      } else {
+        link = isWellFormedId(linkId)
+          ? await this.uow.read.paymentLinks.get(caller.merchantId, caller.mode, linkId)
+          : undefined;
+        if (link?.status !== 'ACTIVE') {
+          messages.push(
+            'payment_link_id must be the id of an active subscription definition (payment link) of this account',
+          );
+          link = undefined;
+        } else {
+          amountMinor = link.amountMinor;
+          currency = link.currency;
+          title = link.title;
+        }
+      }
+    }
+
+    // 2. Who pays, when it expires, where to notify and redirect.
+    const payer = normalizePayer(input.payer, messages);
+    let expiresAt = now + DEFAULT_EXPIRY_MS;
+    if (input.expirationDate !== undefined && input.expirationDate !== null && input.expirationDate !== '') {
+      const parsed = parseRfc3339(input.expirationDate);
+      if (parsed === null) {
+        messages.push('expiration_date must be an RFC 3339 timestamp such as 2024-06-12T15:26:47Z');
+      } else if (parsed <= now) {
+        messages.push('expiration_date must be in the future');
+      } else if (parsed > now + MAX_EXPIRY_MS) {
+        messages.push('expiration_date must be at most 7 days from now');
+      } else {
+        // Second precision, like every timestamp on the wire.
+        expiresAt = parsed - (parsed % 1000);
+      }
+    }
+    const urls = input.customUrls ?? {};
+    const customUrls = {
+      statusChangesWebhook: optionalUrl('custom_urls.status_changes_webhook', urls.status_changes_webhook, messages),
+      successPaymentRedirect: optionalUrl(
+        'custom_urls.success_payment_redirect',
+        urls.success_payment_redirect,
+        messages,
+      ),
+      errorPaymentRedirect: optionalUrl('custom_urls.error_payment_redirect', urls.error_payment_redirect, messages),
+    };
+    if (input.externalId !== undefined && input.externalId !== null && input.externalId.length > 255) {
+      messages.push('external_id must be at most 255 characters');
+    }
+
+    // 3. Which methods could take it: at least one, and the selected one among them.
+    const types = input.paymentMethodTypes ? [...new Set(input.paymentMethodTypes)] : null;
+    const selectedId =
+      input.selectedPaymentMethodId === undefined ||
+      input.selectedPaymentMethodId === null ||
+      input.selectedPaymentMethodId === ''
+        ? null
+        : input.selectedPaymentMethodId;
+    if (messages.length === 0) {
+      const query = { amount: { amountMinor, currency }, types, recurrent: input.type === 'SUBSCRIPTION' };
+      const all = await this.methods.all();
+      if (selectedId !== null) {
+        const method = all.find((m) => m.id === selectedId);
+        const reason = method ? ineligibilityReason(method, query, this.currencies) : 'does not exist';
+        if (reason) {
+          messages.push(`selected_payment_method_id: the payment method ${reason}`);
+        }
+      } else if (eligibleMethods(all, query, this.currencies).length === 0) {
+        messages.push(
+          `no payment method can take ${currency} for this amount${types ? ' among payment_method_types' : ''}${
+            input.type === 'SUBSCRIPTION' ? ' with recurrent payments' : ''
+          }`,
+        );
+      }
+    }
+    if (messages.length > 0) {
+      throw new AppError('WRONG_INPUT', messages);
+    }
+
+    const pref: CheckoutPreference = {
+      id: newId(),
+      merchantId: caller.merchantId,
+      mode: caller.mode,
+      type: input.type,
+      status: 'OPEN',
+      amountMinor,
+      currency,
+      title,
+      origin: 'API',
+      originId: null,
+      externalId: input.externalId ?? null,
+      paymentLinkId: link?.id ?? null,
+      payer,
+      paymentMethodTypes: types,
+      selectedPaymentMethodId: selectedId,
+      customUrls,
+      expiresAt,
+      createdAt: now - (now % 1000),
+      updatedAt: now - (now % 1000),
+      paymentOrderId: null,
+    };
+    await this.uow.transaction(async (repos) => {
+      await repos.preferences.insert(pref);
+      await also?.(repos, pref);
+    });
+    return pref;
+  }
+
+  async get(caller: Caller, id: string): Promise<CheckoutPreference> {
+    const pref = isWellFormedId(id)
+      ? await this.uow.read.preferences.get(caller.merchantId, caller.mode, id)
+      : undefined;
+    if (!pref) {
+      throw notFound('checkout preference');
+    }
+    return this.withEffectiveStatus(caller, pref);
+  }
+
+  async list(caller: Caller, page: PageRequest, filter: PreferenceFilter): Promise<Page<CheckoutPreference>> {
+    const now = this.clock(caller).now().getTime();
+    const result = await this.uow.read.preferences.list(caller.merchantId, caller.mode, page, { ...filter, now });
+    return { ...result, data: result.data.map((p) => this.withEffectiveStatus(caller, p)) };
+  }
+
+  private withEffectiveStatus(caller: Caller, pref: CheckoutPreference): CheckoutPreference {
+    const status = effectiveStatus(pref, this.clock(caller).now().getTime());
+    return status === pref.status ? pref : { ...pref, status };
+  }
+}

@@ -1,0 +1,69 @@
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+
+export type PreferenceType = 'PAYMENT' | 'SUBSCRIPTION';
+export type PreferenceStatus = 'OPEN' | 'PAID' | 'EXPIRED';
+export type PreferenceOrigin = 'API' | 'PAYMENT_LINK';
+
+export type Payer = {
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  /** `+` and 8–15 digits. */
+  phoneNumber: string | null;
+};
+
+export type CustomUrls = {
+  statusChangesWebhook: string | null;
+  successPaymentRedirect: string | null;
+  errorPaymentRedirect: string | null;
+};
+
+export type CheckoutPreference = {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  type: PreferenceType;
+  status: PreferenceStatus;
+  amountMinor: bigint;
+  currency: string;
+  title: string;
+  origin: PreferenceOrigin;
+  originId: string | null;
+  externalId: string | null;
+  paymentLinkId: string | null;
+  payer: Payer;
+  paymentMethodTypes: PaymentMethodType[] | null;
+  selectedPaymentMethodId: string | null;
+  customUrls: CustomUrls;
+  expiresAt: number;
+  createdAt: number;
+  updatedAt: number;
+  paymentOrderId: string | null;
+};
+
+/**
+ * The status a reader must see: an OPEN preference whose time has passed is EXPIRED even
+ * before the expiry job has written it, so no caller ever acts on a stale OPEN.
+ */
+export function effectiveStatus(
+  pref: Pick<CheckoutPreference, 'status' | 'expiresAt'>,
+  nowMs: number,
+): PreferenceStatus {
+  return pref.status === 'OPEN' && nowMs >= pref.expiresAt ? 'EXPIRED' : pref.status;
+}
+
+export type PreferenceFilter = {
+  status?: PreferenceStatus;
+  type?: PreferenceType;
+  externalId?: string;
+  /** The caller's now, so an OPEN row past its expiry filters as EXPIRED. */
+  now?: number;
+};
+
+export interface CheckoutPreferenceRepository {
+  insert(pref: CheckoutPreference): Promise<void>;
+  get(merchantId: string, mode: Mode, id: string): Promise<CheckoutPreference | undefined>;
+  list(merchantId: string, mode: Mode, page: PageRequest, filter: PreferenceFilter): Promise<Page<CheckoutPreference>>;
+}

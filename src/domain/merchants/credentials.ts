@@ -1,0 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomAlphanumeric } from '../shared/ids.ts';
+import type { Mode } from './merchant.ts';
+
+/**
+ * Key pairs look like Stripe's so a leaked one is recognisable: `ck_test_…` identifies,
+ * `cs_test_…` proves. The secret carries 40 random characters (~238 bits); with that much
+ * entropy a single SHA-256 is the right digest (no password stretching needed).
+ */
+export function newKeyPair(mode: Mode): { apiKey: string; apiSecret: string } {
+  return { apiKey: `ck_${mode}_${randomAlphanumeric(24)}`, apiSecret: `cs_${mode}_${randomAlphanumeric(40)}` };
+}
+
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/** Constant-time comparison of the presented secret's digest with the stored digest (equal lengths by construction). */
+export function secretMatches(presented: string, storedHash: Buffer): boolean {
+  const digest = hashSecret(presented);
+  return digest.length === storedHash.length && timingSafeEqual(digest, storedHash);
+}
+
+/** The mode a key claims by its prefix; used to refuse mismatched bootstrap pairs early. */
+export function modeOfKey(apiKey: string): Mode | null {
+  if (apiKey.startsWith('ck_test_')) {
+    return 'test';
+  }
+  if (apiKey.startsWith('ck_live_')) {
+    return 'live';
+  }
+  return null;
+}

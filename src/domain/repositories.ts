@@ -1,0 +1,15 @@
+import type { CheckoutPreferenceRepository } from './checkout-preferences/checkout-preference.ts';
+import type { IdempotencyRepository } from './idempotency/idempotency.ts';
+import type { ApiKeyRepository, MerchantRepository } from './merchants/merchant.repository.ts';
+import type { PaymentMethodRepository } from './payment-methods/payment-method.ts';
+import type { PaymentLinkRepository } from './subscriptions/payment-link.ts';
+
+/** Every repository, bound to one transaction or to committed reads (see UnitOfWork). */
+export type Repositories = {
+  merchants: MerchantRepository;
+  apiKeys: ApiKeyRepository;
+  paymentMethods: PaymentMethodRepository;
+  paymentLinks: PaymentLinkRepository;
+  preferences: CheckoutPreferenceRepository;
+  idempotency: IdempotencyRepository;
+};

@@ -1,0 +1,193 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import Fastify, { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import sjson from 'secure-json-parse';
+import { AppError } from '../domain/shared/errors.ts';
+import { newId } from '../domain/shared/ids.ts';
+import './types.ts';
+import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
+import { registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { createCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.create.ts';
+import { getCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.get.ts';
+import { listCheckoutPreferencesRoute } from './routes/v1/checkout-preferences.list.ts';
+import { listCurrenciesRoute } from './routes/v1/currencies.list.ts';
+import { archivePaymentLinkRoute } from './routes/v1/payment-links.archive.ts';
+import { createPaymentLinkRoute } from './routes/v1/payment-links.create.ts';
+import { getPaymentLinkRoute } from './routes/v1/payment-links.get.ts';
+import { listPaymentLinksRoute } from './routes/v1/payment-links.list.ts';
+import { listPaymentMethodsRoute } from './routes/v1/payment-methods.list.ts';
+import { ErrorBody } from './schemas/common.ts';
+
+export type AppOptions = {
+  logger: Logger;
+  bodyLimitBytes: number;
+  rateLimitPerSecond: number;
+  authFailuresPerMinute: number;
+  publicUrl: string;
+  /** Reports whether the database answers (GET /ready). */
+  ping: () => Promise<void>;
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application; never listens (main.ts and tests decide how it is served). */
+export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    // One cheap line per request is written below instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newId();
+    },
+    ajv: {
+      customOptions: {
+        // A string amount must not slip through as a number, nor a number as a string.
+        coerceTypes: false,
+        // Unknown members are ignored by the handlers (they map field by field), not stripped or refused.
+        removeAdditional: false,
+        allErrors: true,
+        strictNumbers: true,
+      },
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // 1. Every answer carries the request id, errors included.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // The path only: credentials someone put in a query string must never reach the logs.
+    req.log.info(
+      {
+        reqId: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
+  });
+
+  // 2. Bodies: JSON only, parsed safely; an empty body (GET/DELETE sent with a JSON content type) is no body.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json$/i,
+    { parseAs: 'string', bodyLimit: options.bodyLimitBytes },
+    (req, body, done) => {
+      const text = body as string;
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      req.rawBody = text;
+      try {
+        done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      } catch {
+        done(new AppError('WRONG_INPUT', ['request body is not valid JSON']), undefined);
+      }
+    },
+  );
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    const length = Number(req.headers['content-length'] ?? '0');
+    if (length === 0 && req.headers['transfer-encoding'] === undefined) {
+      done(null, undefined);
+      return;
+    }
+    done(
+      new AppError('UNSUPPORTED_MEDIA_TYPE', ['request body must be JSON sent as Content-Type: application/json']),
+      undefined,
+    );
+  });
+
+  registerErrorHandlers(app);
+  const metrics = registerMetrics(app);
+
+  // 3. OpenAPI from the route schemas.
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Cobro API',
+        version: '1.0.0',
+        description:
+          'The ONE.lat (OneInfinite) v1 checkout API, self-hosted. Every /v1 request carries x-api-key and x-api-secret.',
+      },
+      servers: [{ url: options.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          apiSecret: { type: 'apiKey', in: 'header', name: 'x-api-secret' },
+        },
+      },
+      security: [{ apiKey: [], apiSecret: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  // 4. Operations endpoints, outside /v1 and without credentials.
+  app.get('/health', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (req, reply) => {
+    try {
+      await options.ping();
+      return sendJson(reply, 200, { status: 'ready' });
+    } catch (error) {
+      req.log.error({ err: error }, 'database not reachable');
+      return sendError(reply, new AppError('SERVICE_UNAVAILABLE', ['the database is not reachable']));
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('content-type', metrics.contentType).send(await metrics.metrics()),
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
+
+  // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.
+  await app.register(async (v1) => {
+    registerAuth(v1, deps.merchants, new AuthFailureLimiter(options.authFailuresPerMinute));
+    await v1.register(rateLimit, {
+      global: true,
+      max: options.rateLimitPerSecond,
+      timeWindow: 1000,
+      hook: 'preParsing',
+      keyGenerator: (req) => req.caller?.key ?? req.ip,
+      addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+      addHeaders: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+        'retry-after': true,
+      },
+      errorResponseBuilder: () =>
+        new AppError('TOO_MANY_REQUESTS', [
+          'rate limit exceeded for this API key; retry after the Retry-After seconds',
+        ]),
+    });
+    registerIdempotency(v1, deps.idempotency);
+
+    await v1.register(createCheckoutPreferenceRoute, deps);
+    await v1.register(getCheckoutPreferenceRoute, deps);
+    await v1.register(listCheckoutPreferencesRoute, deps);
+    await v1.register(createPaymentLinkRoute, deps);
+    await v1.register(getPaymentLinkRoute, deps);
+    await v1.register(listPaymentLinksRoute, deps);
+    await v1.register(archivePaymentLinkRoute, deps);
+    await v1.register(listPaymentMethodsRoute, deps);
+    await v1.register(listCurrenciesRoute, deps);
+  });
+
+  return app;
+}

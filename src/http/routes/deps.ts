@@ -1,0 +1,16 @@
+import type { CheckoutPreferenceService } from '../../domain/checkout-preferences/checkout-preference.service.ts';
+import type { CurrencyTable } from '../../domain/currencies/currency.ts';
+import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
+import type { MerchantService } from '../../domain/merchants/merchant.service.ts';
+import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
+import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
+
+/** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
+export type RouteDeps = {
+  merchants: MerchantService;
+  preferences: CheckoutPreferenceService;
+  paymentLinks: PaymentLinkService;
+  paymentMethods: PaymentMethodService;
+  idempotency: IdempotencyService;
+  currencies: CurrencyTable;
+};

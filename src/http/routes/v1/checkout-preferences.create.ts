@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendJson } from '../../plugins/errors.ts';
+import {
+  CheckoutPreferenceResponse,
+  CreateCheckoutPreferenceBody,
+  toCheckoutPreferenceResponse,
+} from '../../schemas/checkout-preference.ts';
+import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
+import type { RouteDeps } from '../deps.ts';
+
+export const createCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+  app,
+  { preferences, currencies },
+) => {
+  app.post(
+    '/v1/checkout_preferences',
+    {
+      schema: {
+        operationId: 'createCheckoutPreference',
+        tags: ['checkout_preferences'],
+        summary: 'Create a checkout preference (one-time PAYMENT or SUBSCRIPTION)',
+        headers: IdempotencyHeaders,
+        body: CreateCheckoutPreferenceBody,
+        response: { 201: CheckoutPreferenceResponse, ...writeErrorResponses },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      let body = '';
+      await preferences.create(
+        req.caller,
+        {
+          type: b.type,
+          origin: b.origin,
+          amount: b.amount,
+          currency: b.currency,
+          title: b.title,
+          externalId: b.external_id,
+          expirationDate: b.expiration_date,
+          paymentLinkId: b.payment_link_id,
+          payer: b.payer,
+          paymentMethodTypes: b.payment_method_types,
+          selectedPaymentMethodId: b.selected_payment_method_id,
+          customUrls: b.custom_urls,
+        },
+        async (repos, created) => {
+          body = JSON.stringify(toCheckoutPreferenceResponse(created, currencies, preferences.checkoutUrl(created.id)));
+          await req.idempotency?.complete(repos, 201, body);
+        },
+      );
+      return sendJson(reply, 201, body);
+    },
+  );
+};

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PAYMENT_METHOD_TYPES } from '../../../domain/payment-methods/payment-method.ts';
+import { AppError } from '../../../domain/shared/errors.ts';
+import { sendJson } from '../../plugins/errors.ts';
+import { errorResponses, StringEnum } from '../../schemas/common.ts';
+import { PaymentMethodResponse, toPaymentMethodResponse } from '../../schemas/payment-method.ts';
+import type { RouteDeps } from '../deps.ts';
+
+export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+  app,
+  { paymentMethods, currencies },
+) => {
+  app.get(
+    '/v1/payment_methods',
+    {
+      schema: {
+        operationId: 'listPaymentMethods',
+        tags: ['payment_methods'],
+        summary: 'Search payment methods',
+        querystring: Type.Object({
+          type: Type.Optional(StringEnum(PAYMENT_METHOD_TYPES)),
+          currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
+          country_id: Type.Optional(Type.String({ pattern: '^([A-Za-z]{3}|ALL)$' })),
+          amount: Type.Optional(
+            Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,18})?$', description: "In the method's currency" }),
+          ),
+          allow_recurrent_payment: Type.Optional(StringEnum(['true', 'false'] as const)),
+        }),
+        response: {
+          200: Type.Object({ payment_methods: Type.Array(PaymentMethodResponse) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query;
+      if (q.currency && !currencies.get(q.currency.toUpperCase())) {
+        throw new AppError('WRONG_INPUT', [`querystring currency must be a supported currency, got ${q.currency}`]);
+      }
+      const methods = await paymentMethods.list({
+        ...(q.type ? { type: q.type } : {}),
+        ...(q.currency ? { currency: q.currency.toUpperCase() } : {}),
+        ...(q.country_id ? { countryId: q.country_id.toUpperCase() } : {}),
+        ...(q.amount ? { amount: Number(q.amount) } : {}),
+        ...(q.allow_recurrent_payment ? { allowRecurrentPayment: q.allow_recurrent_payment === 'true' } : {}),
+      });
+      return sendJson(reply, 200, { payment_methods: methods.map((m) => toPaymentMethodResponse(m, currencies)) });
+    },
+  );
+};

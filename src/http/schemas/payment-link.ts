@@ -1,0 +1,70 @@
+import { Type } from 'typebox';
+import type { CurrencyTable } from '../../domain/currencies/currency.ts';
+import { toWireTime } from '../../domain/shared/clock.ts';
+import { fromMinorUnits } from '../../domain/shared/money.ts';
+import type { PaymentLink } from '../../domain/subscriptions/payment-link.ts';
+import { INTERVAL_TYPES } from '../../domain/subscriptions/payment-link.ts';
+import { Nullable, StringEnum } from './common.ts';
+
+export const CreatePaymentLinkBody = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 255 }),
+  amount: Type.Number({ description: 'Amount per period, major units' }),
+  currency: Type.String({ maxLength: 10 }),
+  interval_type: StringEnum(INTERVAL_TYPES),
+  interval_count: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'Number of periods; null or absent: until cancelled' }),
+    ),
+  ),
+  trial_interval_type: Type.Optional(Nullable(StringEnum(INTERVAL_TYPES))),
+  trial_interval_count: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
+  signup_fee_amount: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  external_id: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+});
+
+export const PaymentLinkResponse = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    amount: Type.Number(),
+    currency: Type.String(),
+    interval_type: StringEnum(INTERVAL_TYPES),
+    interval_count: Nullable(Type.Integer()),
+    trial_interval_type: Nullable(StringEnum(INTERVAL_TYPES)),
+    trial_interval_count: Type.Integer(),
+    signup_fee_amount: Type.Number(),
+    gross_total_amount: Nullable(Type.Number({ description: 'Whole plan: amount × interval_count + sign-up fee' })),
+    external_id: Nullable(Type.String()),
+    status: StringEnum(['ACTIVE', 'ARCHIVED'] as const),
+    version: Type.Integer(),
+    user_id: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'PaymentLink' },
+);
+
+export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable) {
+  const decimals = currencies.get(l.currency)?.decimals ?? 2;
+  return {
+    id: l.id,
+    title: l.title,
+    amount: fromMinorUnits(l.amountMinor, decimals),
+    currency: l.currency,
+    interval_type: l.intervalType,
+    interval_count: l.intervalCount,
+    trial_interval_type: l.trialIntervalType,
+    trial_interval_count: l.trialIntervalCount,
+    signup_fee_amount: fromMinorUnits(l.signupFeeMinor, decimals),
+    gross_total_amount:
+      l.intervalCount === null
+        ? null
+        : fromMinorUnits(l.amountMinor * BigInt(l.intervalCount) + l.signupFeeMinor, decimals),
+    external_id: l.externalId,
+    status: l.status,
+    version: l.version,
+    user_id: l.merchantId,
+    created_at: toWireTime(l.createdAt),
+    updated_at: toWireTime(l.updatedAt),
+  };
+}

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import pino from 'pino';
+import type { Config } from './config/config.ts';
+import { ConfigError, loadConfig } from './config/config.ts';
+import type { OpenDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
+import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
+import { applyRatesFile } from './domain/currencies/rates-file.ts';
+import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
+import { MerchantService } from './domain/merchants/merchant.service.ts';
+import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
+import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
+import type { Clock } from './domain/shared/clock.ts';
+import { systemClock } from './domain/shared/clock.ts';
+import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
+import { buildApp } from './http/app.ts';
+import type { RouteDeps } from './http/routes/deps.ts';
+import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
+
+export type Cobro = {
+  app: FastifyInstance;
+  database: OpenDatabase;
+  services: RouteDeps;
+  logger: Logger;
+  close(): Promise<void>;
+};
+
+export type CobroOverrides = { clock?: Clock; logger?: Logger };
+
+export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
+  if (!config.ratesFile) {
+    return new CurrencyTable(DEFAULT_CURRENCIES);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(config.ratesFile, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`RATES_FILE ${config.ratesFile} could not be read as JSON: ${(error as Error).message}`);
+  }
+  try {
+    return new CurrencyTable(applyRatesFile(parsed));
+  } catch (error) {
+    throw new ConfigError(`RATES_FILE ${config.ratesFile}: ${(error as Error).message}`);
+  }
+}
+
+/** Warns once, loudly, when the database is set up so that an acknowledged payment could be lost. */
+async function checkDurability(database: OpenDatabase, logger: Logger): Promise<void> {
+  const settings = await database.durability();
+  const safe =
+    database.kind === 'sqlite'
+      ? settings.journal_mode === 'wal' && (settings.synchronous === '2' || settings.synchronous === '3')
+      : settings.synchronous_commit === 'on' && settings.fsync === 'on';
+  if (!safe) {
+    logger.warn(
+      { durability: settings },
+      'DURABILITY LOSS: acknowledged writes may be lost on power failure with these database settings',
+    );
+  }
+}
+
+/** The composition root: config → database → services → HTTP. The only place concrete classes are wired. */
+export async function createCobro(config: Config, overrides: CobroOverrides = {}): Promise<Cobro> {
+  const logger =
+    overrides.logger ??
+    pino(
+      {
+        level: config.logLevel,
+        // Belt and braces: nothing that looks like a credential is ever written.
+        redact: ['req.headers["x-api-secret"]', 'req.headers.authorization', '*.apiSecret', '*.api_secret', '*.secret'],
+      },
+      pino.destination({ sync: false, minLength: 4096 }),
+    );
+  const currencies = loadCurrencies(config);
+  const clock = overrides.clock ?? systemClock;
+  const clockFor = () => clock;
+
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    pgPoolSize: config.pgPoolSize,
+  });
+  try {
+    await database.migrate();
+    await checkDurability(database, logger);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const uow = database.uow;
+
+  const merchants = new MerchantService(uow, clock);
+  const paymentMethods = new PaymentMethodService(uow, currencies);
+  await paymentMethods.installCatalog(DEFAULT_CATALOG);
+  const services: RouteDeps = {
+    merchants,
+    paymentMethods,
+    currencies,
+    paymentLinks: new PaymentLinkService(uow, clock, currencies),
+    preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl),
+    idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
+  };
+
+  const app = await buildApp(services, {
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rateLimitPerSecond: config.rateLimitPerSecond,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+    publicUrl: config.publicUrl,
+    ping: () => database.ping(),
+  });
+  const sweeper = new IdempotencySweeper(services.idempotency, clock, logger);
+
+  return {
+    app,
+    database,
+    services,
+    logger,
+    async close() {
+      sweeper.stop();
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** First start without BOOTSTRAP_*: a demo merchant, its keys printed once to the terminal (never to the log). */
+async function ensureMerchant(cobro: Cobro, config: Config): Promise<void> {
+  const { merchants } = cobro.services;
+  if (config.bootstrap) {
+    if (await merchants.bootstrap(config.bootstrap.apiKey, config.bootstrap.apiSecret)) {
+      cobro.logger.info('created the bootstrap merchant for BOOTSTRAP_API_KEY');
+    }
+    return;
+  }
+  if (await merchants.hasMerchants()) {
+    return;
+  }
+  const demo = await merchants.createMerchant('Demo merchant', 'test');
+  process.stdout.write(
+    [
+      '',
+      'Cobro created a demo merchant (test mode). These keys are shown only once:',
+      `  merchant_id  ${demo.merchantId}`,
+      `  x-api-key    ${demo.apiKey}`,
+      `  x-api-secret ${demo.apiSecret}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function start(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`cobro: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  let cobro: Cobro;
+  try {
+    cobro = await createCobro(config);
+  } catch (error) {
+    process.stderr.write(`cobro: could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  await ensureMerchant(cobro, config);
+  await cobro.app.listen({ port: config.port, host: config.host });
+  cobro.logger.info({ url: config.publicUrl, database: cobro.database.kind }, 'cobro is serving');
+  process.stdout.write(`Cobro is serving on ${config.publicUrl} (database: ${cobro.database.kind})\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    cobro.logger.info({ signal }, 'shutting down: finishing requests in flight');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await cobro.close();
+    cobro.logger.flush();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await start();
+}
