@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { TestMerchant } from './test-app.ts';
+
+/** A valid PAYMENT body; override any member. */
+export function paymentBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'PAYMENT', amount: 16.9, currency: 'USD', title: 'Tea for two', origin: 'API', ...overrides };
+}
+
+export function subscriptionPlanBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    title: 'Gold plan',
+    amount: 9.99,
+    currency: 'USD',
+    interval_type: 'MONTH',
+    interval_count: 12,
+    ...overrides,
+  };
+}
+
+export async function createPreference(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  overrides: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { id: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/checkout_preferences',
+    headers: merchant.authHeaders,
+    payload: paymentBody(overrides),
+  });
+  if (res.statusCode !== 201) {
+    throw new Error(`createPreference failed: ${res.statusCode} ${res.body}`);
+  }
+  return res.json();
+}
+
+export async function createPaymentLink(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  overrides: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { id: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/payment_links',
+    headers: merchant.authHeaders,
+    payload: subscriptionPlanBody(overrides),
+  });
+  if (res.statusCode !== 201) {
+    throw new Error(`createPaymentLink failed: ${res.statusCode} ${res.body}`);
+  }
+  return res.json();
+}
+
+/** Asserts the API's error body shape and returns it. */
+export function errorBody(body: string): { code: string; messages: string[] } {
+  const parsed = JSON.parse(body) as { code?: unknown; messages?: unknown };
+  if (
+    typeof parsed.code !== 'string' ||
+    !Array.isArray(parsed.messages) ||
+    parsed.messages.length === 0 ||
+    !parsed.messages.every((m) => typeof m === 'string') ||
+    Object.keys(parsed).length !== 2
+  ) {
+    throw new Error(`not an error body: ${body}`);
+  }
+  return parsed as { code: string; messages: string[] };
+}

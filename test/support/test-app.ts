@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { after, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { DestinationStream } from 'pino';
+import pino from 'pino';
+import type { Config } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import type { Mode } from '../../src/domain/merchants/merchant.ts';
+import { ManualClock } from '../../src/domain/shared/clock.ts';
+import type { Cobro } from '../../src/main.ts';
+import { createCobro } from '../../src/main.ts';
+
+export type Backend = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server (scripts/test.sh sets it when one answers). */
+export function testBackends(): Backend[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export type TestMerchant = {
+  id: string;
+  apiKey: string;
+  apiSecret: string;
+  mode: Mode;
+  authHeaders: Record<string, string>;
+};
+
+export type TestApp = {
+  app: FastifyInstance;
+  cobro: Cobro;
+  clock: ManualClock;
+  backend: Backend;
+  config: Config;
+  /** A merchant with a test key pair, made for this test. */
+  merchant: TestMerchant;
+  createMerchant(mode?: Mode): Promise<TestMerchant>;
+  /** The SQLite file (main database; `-wal` and `-shm` beside it), for tests that inspect storage. */
+  sqlitePath: string | null;
+};
+
+export type BuildOptions = {
+  env?: Record<string, string>;
+  clock?: ManualClock;
+  /** Receives every log line (JSON), e.g. to prove secrets never reach the logs. */
+  logStream?: DestinationStream;
+  logLevel?: string;
+};
+
+let pgDatabase: Promise<string> | null = null;
+let createdPgDatabase: string | null = null;
+
+// Registered at import time so it is a hook of the whole file, run after its last test.
+after(async () => {
+  if (!createdPgDatabase) {
+    return;
+  }
+  const dropper = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await dropper.connect();
+  await dropper.query(`drop database if exists ${createdPgDatabase} with (force)`);
+  await dropper.end();
+});
+
+/** One PostgreSQL database per test process, created on first use and dropped when the process's tests end. */
+function postgresUrl(): Promise<string> {
+  if (!pgDatabase) {
+    pgDatabase = (async () => {
+      const base = new URL(process.env.TEST_DATABASE_URL ?? '');
+      const name = `cobro_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: base.toString() });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      createdPgDatabase = name;
+      const url = new URL(base.toString());
+      url.pathname = `/${name}`;
+      return url.toString();
+    })();
+  }
+  return pgDatabase;
+}
+
+export async function buildTestApp(
+  t: TestContext,
+  backend: Backend = 'sqlite',
+  options: BuildOptions = {},
+): Promise<TestApp> {
+  let sqlitePath: string | null = null;
+  let databaseUrl: string;
+  let dir: string | null = null;
+  if (backend === 'sqlite') {
+    dir = mkdtempSync(join(tmpdir(), 'cobro-test-'));
+    sqlitePath = join(dir, 'cobro.db');
+    databaseUrl = `sqlite:${sqlitePath}`;
+  } else {
+    databaseUrl = await postgresUrl();
+  }
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: 'http://127.0.0.1:3000',
+    RATE_LIMIT_PER_SECOND: '100000',
+    PG_POOL_SIZE: '4',
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock(new Date());
+  const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
+  const cobro = await createCobro(config, { clock, logger });
+  await cobro.app.ready();
+  t.after(async () => {
+    await cobro.close();
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  const createMerchant = async (mode: Mode = 'test'): Promise<TestMerchant> => {
+    const created = await cobro.services.merchants.createMerchant(`Merchant ${randomBytes(3).toString('hex')}`, 'test');
+    const pair = mode === 'test' ? created : await cobro.services.merchants.createKeyPair(created.merchantId, mode);
+    return {
+      id: pair.merchantId,
+      apiKey: pair.apiKey,
+      apiSecret: pair.apiSecret,
+      mode,
+      authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
+    };
+  };
+  return {
+    app: cobro.app,
+    cobro,
+    clock,
+    backend,
+    config,
+    merchant: await createMerchant('test'),
+    createMerchant,
+    sqlitePath,
+  };
+}
+
+/**
+ * Runs a group of tests once per available backend, so every test that touches the database
+ * proves itself on SQLite and on PostgreSQL. `build(t)` gives a fresh app on that backend.
+ */
+export function describeBackends(
+  name: string,
+  fn: (build: (t: TestContext, options?: BuildOptions) => Promise<TestApp>, backend: Backend) => void,
+): void {
+  for (const backend of testBackends()) {
+    describe(`${name} [${backend}]`, () => {
+      fn((t, options) => buildTestApp(t, backend, options), backend);
+    });
+  }
+}
