@@ -12,24 +12,42 @@ import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.
 import { applyRatesFile } from './domain/currencies/rates-file.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';
+import { parseSettings } from './domain/merchants/merchant-settings.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
+import { PaymentOrderService } from './domain/payment-orders/payment-order.service.ts';
+import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import { systemClock } from './domain/shared/clock.ts';
+import { TestClocks } from './domain/shared/test-clocks.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
 import { buildApp } from './http/app.ts';
 import type { RouteDeps } from './http/routes/deps.ts';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
+import { JobRunner } from './jobs/job-runner.ts';
+import { validateCard } from './providers/card/card-number.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+import { createProviders } from './providers/registry.ts';
+import { TEST_MODE_DEFAULTS } from './providers/test-mode-defaults.ts';
 
 export type Cobro = {
   app: FastifyInstance;
   database: OpenDatabase;
   services: RouteDeps;
+  providers: ProviderRegistry;
+  clocks: TestClocks;
+  /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
+  runJobs(): Promise<void>;
   logger: Logger;
   close(): Promise<void>;
 };
 
-export type CobroOverrides = { clock?: Clock; logger?: Logger };
+export type CobroOverrides = {
+  clock?: Clock;
+  logger?: Logger;
+  /** Start the periodic jobs (expiry, chain watcher, card sync). The server does; the command line does not. */
+  jobs?: boolean;
+};
 
 export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
   if (!config.ratesFile) {
@@ -77,7 +95,6 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     );
   const currencies = loadCurrencies(config);
   const clock = overrides.clock ?? systemClock;
-  const clockFor = () => clock;
 
   const database = await openDatabase({
     url: config.databaseUrl,
@@ -92,14 +109,46 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     throw error;
   }
   const uow = database.uow;
+  const clocks = new TestClocks(clock, uow);
+  await clocks.refresh();
+  const clockFor = (who: { merchantId: string; mode: 'test' | 'live' }) => clocks.clockFor(who);
+  const providers = createProviders(currencies, () => clock.now());
 
   const merchants = new MerchantService(uow, clock);
   const paymentMethods = new PaymentMethodService(uow, currencies);
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
+  const orders = new PaymentOrderService(
+    uow,
+    clocks,
+    currencies,
+    paymentMethods,
+    providers,
+    async (merchantId, mode) =>
+      parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS),
+    {
+      cardOrderTtlMs: 15 * 60_000,
+      cardLockMs: 60_000,
+      maxCardDeclines: 5,
+      validateCard: (card, now) => {
+        const checked = validateCard(
+          { number: card.number, expiry: card.expiry, cvc: card.cvc, holderName: card.holderName },
+          now,
+        );
+        return checked.ok ? { ok: true } : { ok: false, errors: checked.errors };
+      },
+    },
+  );
+  const runJobs = async () => {
+    await orders.syncPendingCards();
+    await orders.observeChain();
+    await orders.expireDue();
+  };
   const services: RouteDeps = {
     merchants,
     paymentMethods,
     currencies,
+    orders,
+    testHelpers: new TestHelperService(uow, orders, clocks, () => runJobs()),
     paymentLinks: new PaymentLinkService(uow, clock, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl),
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
@@ -114,13 +163,22 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     ping: () => database.ping(),
   });
   const sweeper = new IdempotencySweeper(services.idempotency, clock, logger);
+  const jobs = new JobRunner(logger);
+  if (overrides.jobs !== false) {
+    jobs.add({ name: 'payments', everyMs: 1000, run: runJobs });
+    jobs.add({ name: 'test-clocks', everyMs: 2000, run: () => clocks.refresh() });
+  }
 
   return {
     app,
     database,
     services,
+    providers,
+    clocks,
+    runJobs,
     logger,
     async close() {
+      jobs.stop();
       sweeper.stop();
       await app.close();
       await database.close();

@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const cobro = await createCobro(config, { logger: pino({ level: 'warn' }, pino.destination(2)) });
+  const cobro = await createCobro(config, { logger: pino({ level: 'warn' }, pino.destination(2)), jobs: false });
   try {
     const { merchants } = cobro.services;
     const print = (pair: { merchantId: string; apiKey: string; apiSecret: string; mode: Mode }) => {

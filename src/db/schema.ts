@@ -77,7 +77,61 @@ export type CheckoutPreferencesTable = {
   created_at: bigint;
   updated_at: bigint;
   payment_order_id: string | null;
+  charging_order_id: string | null;
+  charging_until: bigint | null;
 };
+
+export type PaymentOrdersTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  kind: string;
+  checkout_preference_id: string | null;
+  recurrent_payment_id: string | null;
+  amount_minor: bigint;
+  currency: string;
+  charged_amount_minor: bigint;
+  charged_currency: string;
+  received_amount_minor: bigint | null;
+  status: string;
+  anomaly: string;
+  title: string;
+  origin: string;
+  external_id: string | null;
+  payment_method_id: string;
+  payment_method_type: string;
+  payer_email: string | null;
+  payer_first_name: string | null;
+  payer_last_name: string | null;
+  payer_phone_number: string | null;
+  instructions: string | null;
+  provider_ref: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  sequence: bigint;
+  expires_at: bigint;
+  created_at: bigint;
+  updated_at: bigint;
+  expired_at: bigint | null;
+  closed_at: bigint | null;
+  refunded_at: bigint | null;
+};
+
+export type EventsTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  event_type: string;
+  entity_type: string;
+  entity_id: string;
+  checkout_preference_id: string | null;
+  sequence: bigint;
+  payload: string;
+  created_at: bigint;
+};
+
+export type CountersTable = { merchant_id: string; mode: string; name: string; value: bigint };
+export type TestClocksTable = { merchant_id: string; offset_ms: bigint };
 
 export type IdempotencyKeysTable = {
   merchant_id: string;
@@ -99,4 +153,8 @@ export type Database = {
   payment_links: PaymentLinksTable;
   checkout_preferences: CheckoutPreferencesTable;
   idempotency_keys: IdempotencyKeysTable;
+  payment_orders: PaymentOrdersTable;
+  events: EventsTable;
+  counters: CountersTable;
+  test_clocks: TestClocksTable;
 };

@@ -1,7 +1,14 @@
 import type { CheckoutPreferenceRepository } from './checkout-preferences/checkout-preference.ts';
+import type { EventRepository } from './events/event.ts';
 import type { IdempotencyRepository } from './idempotency/idempotency.ts';
-import type { ApiKeyRepository, MerchantRepository } from './merchants/merchant.repository.ts';
+import type {
+  ApiKeyRepository,
+  CounterRepository,
+  MerchantRepository,
+  TestClockRepository,
+} from './merchants/merchant.repository.ts';
 import type { PaymentMethodRepository } from './payment-methods/payment-method.ts';
+import type { PaymentOrderRepository } from './payment-orders/payment-order.ts';
 import type { PaymentLinkRepository } from './subscriptions/payment-link.ts';
 
 /** Every repository, bound to one transaction or to committed reads (see UnitOfWork). */
@@ -12,4 +19,8 @@ export type Repositories = {
   paymentLinks: PaymentLinkRepository;
   preferences: CheckoutPreferenceRepository;
   idempotency: IdempotencyRepository;
+  orders: PaymentOrderRepository;
+  events: EventRepository;
+  counters: CounterRepository;
+  testClocks: TestClockRepository;
 };

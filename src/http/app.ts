@@ -23,6 +23,11 @@ import { createPaymentLinkRoute } from './routes/v1/payment-links.create.ts';
 import { getPaymentLinkRoute } from './routes/v1/payment-links.get.ts';
 import { listPaymentLinksRoute } from './routes/v1/payment-links.list.ts';
 import { listPaymentMethodsRoute } from './routes/v1/payment-methods.list.ts';
+import { confirmPaymentOrderRoute } from './routes/v1/payment-orders.confirm.ts';
+import { getPaymentOrderRoute } from './routes/v1/payment-orders.get.ts';
+import { listPaymentOrdersRoute } from './routes/v1/payment-orders.list.ts';
+import { refundPaymentOrderRoute } from './routes/v1/payment-orders.refund.ts';
+import { testHelperRoutes } from './routes/v1/test-helpers.ts';
 import { ErrorBody } from './schemas/common.ts';
 
 export type AppOptions = {
@@ -187,6 +192,11 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     await v1.register(archivePaymentLinkRoute, deps);
     await v1.register(listPaymentMethodsRoute, deps);
     await v1.register(listCurrenciesRoute, deps);
+    await v1.register(getPaymentOrderRoute, deps);
+    await v1.register(listPaymentOrdersRoute, deps);
+    await v1.register(refundPaymentOrderRoute, deps);
+    await v1.register(confirmPaymentOrderRoute, deps);
+    await v1.register(testHelperRoutes, deps);
   });
 
   return app;

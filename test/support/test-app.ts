@@ -108,7 +108,7 @@ export async function buildTestApp(
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
-  const cobro = await createCobro(config, { clock, logger });
+  const cobro = await createCobro(config, { clock, logger, jobs: false });
   await cobro.app.ready();
   t.after(async () => {
     await cobro.close();

@@ -137,4 +137,78 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
       .execute();
     return toPage(rows.map(toPreference), page.limit);
   }
+
+  async getById(id: string): Promise<CheckoutPreference | undefined> {
+    const row = await this.db.selectFrom('checkout_preferences').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toPreference(row) : undefined;
+  }
+
+  async claimCharging(id: string, orderId: string, until: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('checkout_preferences')
+      .set({ charging_order_id: orderId, charging_until: BigInt(until) })
+      .where('id', '=', id)
+      .where('status', '=', 'OPEN')
+      .where((eb) => eb.or([eb('charging_until', 'is', null), eb('charging_until', '<=', BigInt(now))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async releaseCharging(id: string, orderId: string): Promise<void> {
+    await this.db
+      .updateTable('checkout_preferences')
+      .set({ charging_order_id: null, charging_until: null })
+      .where('id', '=', id)
+      .where('charging_order_id', '=', orderId)
+      .execute();
+  }
+
+  async markPaid(id: string, orderId: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('checkout_preferences')
+      .set({ status: 'PAID', payment_order_id: orderId, updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .where('status', '=', 'OPEN')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setLatestOrder(id: string, orderId: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('checkout_preferences')
+      .set({ payment_order_id: orderId, updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async expireDue(
+    now: number,
+    scope: { mode: Mode; merchantId?: string; excludeMerchants?: string[] },
+    limit: number,
+  ): Promise<number> {
+    let q = this.db
+      .selectFrom('checkout_preferences')
+      .select('id')
+      .where('status', '=', 'OPEN')
+      .where('expires_at', '<=', BigInt(now))
+      .where('mode', '=', scope.mode);
+    if (scope.merchantId !== undefined) {
+      q = q.where('merchant_id', '=', scope.merchantId);
+    }
+    if (scope.excludeMerchants && scope.excludeMerchants.length > 0) {
+      q = q.where('merchant_id', 'not in', scope.excludeMerchants);
+    }
+    const ids = (await q.limit(limit).execute()).map((r) => r.id);
+    if (ids.length === 0) {
+      return 0;
+    }
+    const result = await this.db
+      .updateTable('checkout_preferences')
+      .set({ status: 'EXPIRED', updated_at: BigInt(now) })
+      .where('id', 'in', ids)
+      .where('status', '=', 'OPEN')
+      .where('expires_at', '<=', BigInt(now))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
 }

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Repositories } from '../../domain/repositories.ts';
 import type { Database } from '../schema.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
+import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
+import { KyselyEventRepository } from './event.repository.ts';
+import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
@@ -15,5 +18,9 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     paymentLinks: new KyselyPaymentLinkRepository(db),
     preferences: new KyselyCheckoutPreferenceRepository(db),
     idempotency: new KyselyIdempotencyRepository(db),
+    orders: new KyselyPaymentOrderRepository(db),
+    events: new KyselyEventRepository(db),
+    counters: new KyselyCounterRepository(db),
+    testClocks: new KyselyTestClockRepository(db),
   };
 }

@@ -22,6 +22,15 @@ export class KyselyMerchantRepository implements MerchantRepository {
     return row ? { id: row.id, name: row.name, createdAt: Number(row.created_at) } : undefined;
   }
 
+  async getSettings(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('merchants').select('settings').where('id', '=', id).executeTakeFirst();
+    return row?.settings;
+  }
+
+  async setSettings(id: string, settings: string): Promise<void> {
+    await this.db.updateTable('merchants').set({ settings }).where('id', '=', id).execute();
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('merchants')

@@ -56,15 +56,20 @@ export function normalizePayer(input: PayerInput | null | undefined, messages: s
   }
   payer.firstName = oneOf('payer', given(input.name), 'name', given(input.first_name), 'first_name', messages);
   payer.lastName = given(input.last_name);
-  const rawPhone = oneOf('payer', given(input.phone), 'phone', given(input.phone_number), 'phone_number', messages);
-  if (rawPhone !== null) {
-    const phone = normalizePhone(rawPhone);
-    if (phone) {
-      payer.phoneNumber = phone;
-    } else {
-      messages.push('payer.phone must be an international phone number: 8 to 15 digits, optionally starting with +');
+  // Compared after normalising: `+56 9 1234 5678` and `56912345678` are one number, not a conflict.
+  // A message names the spelling the client sent.
+  const phones: (string | null)[] = [];
+  for (const [name, raw] of [
+    ['phone', given(input.phone)],
+    ['phone_number', given(input.phone_number)],
+  ] as const) {
+    const phone = raw === null ? null : normalizePhone(raw);
+    if (raw !== null && phone === null) {
+      messages.push(`payer.${name} must be an international phone number: 8 to 15 digits, optionally starting with +`);
     }
+    phones.push(phone);
   }
+  payer.phoneNumber = oneOf('payer', phones[0] ?? null, 'phone', phones[1] ?? null, 'phone_number', messages);
   return payer;
 }
 
@@ -84,6 +89,15 @@ export function urlProblem(field: string, value: string): string | null {
   // Control characters, spaces, backslashes and non-ASCII (IDN homographs) are refused outright.
   if (!/^https?:\/\/[\x21-\x7e]+$/i.test(value) || value.includes('\\')) {
     return problem;
+  }
+  // The authority as written: WHATWG parsing would take the host of `https:///evil.example`
+  // from the path, and drops an empty user part (`https://@host`, `https://:@host`).
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(value)?.[1] ?? '';
+  if (authority === '') {
+    return problem;
+  }
+  if (authority.includes('@')) {
+    return `${field} must not contain a user name or password`;
   }
   let url: URL;
   try {

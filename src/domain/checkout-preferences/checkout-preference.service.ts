@@ -149,7 +149,8 @@ export class CheckoutPreferenceService {
       ),
       errorPaymentRedirect: optionalUrl('custom_urls.error_payment_redirect', urls.error_payment_redirect, messages),
     };
-    if (input.externalId !== undefined && input.externalId !== null && input.externalId.length > 255) {
+    // Counted in characters (code points), as the request schema counts them: 255 emoji are 255 characters.
+    if (input.externalId !== undefined && input.externalId !== null && [...input.externalId].length > 255) {
       messages.push('external_id must be at most 255 characters');
     }
 
@@ -171,8 +172,10 @@ export class CheckoutPreferenceService {
           messages.push(`selected_payment_method_id: the payment method ${reason}`);
         }
       } else if (eligibleMethods(all, query, this.currencies).length === 0) {
+        // Messages start with the field to change: the types, else what fixes the amount.
+        const field = types ? 'payment_method_types' : input.type === 'SUBSCRIPTION' ? 'payment_link_id' : 'amount';
         messages.push(
-          `no payment method can take ${currency} for this amount${types ? ' among payment_method_types' : ''}${
+          `${field}: no payment method can take ${currency} for this amount${types ? ' among payment_method_types' : ''}${
             input.type === 'SUBSCRIPTION' ? ' with recurrent payments' : ''
           }`,
         );

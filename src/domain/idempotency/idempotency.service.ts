@@ -70,6 +70,14 @@ export class IdempotencyService {
     await repos.idempotency.complete(caller.merchantId, caller.mode, key, status, body, now + this.retentionMs);
   }
 
+  /**
+   * Stores the answer of an operation that does not store it in its own transaction (one that is
+   * idempotent by nature, such as archiving): a retry then gets these bytes instead of a 409.
+   */
+  async completeAlone(caller: Caller, key: string, status: number, body: string): Promise<void> {
+    await this.uow.transaction((repos) => this.complete(repos, caller, key, status, body));
+  }
+
   async release(caller: Caller, key: string, requestHash: string): Promise<void> {
     await this.uow.transaction((repos) => repos.idempotency.release(caller.merchantId, caller.mode, key, requestHash));
   }

@@ -1,9 +1,25 @@
-import type { ApiKey, Merchant } from './merchant.ts';
+import type { ApiKey, Merchant, Mode } from './merchant.ts';
 
 export interface MerchantRepository {
   insert(merchant: Merchant): Promise<void>;
   get(id: string): Promise<Merchant | undefined>;
   count(): Promise<number>;
+  /** Payment settings as stored (JSON text), see merchant-settings.ts. */
+  getSettings(id: string): Promise<string | undefined>;
+  setSettings(id: string, settings: string): Promise<void>;
+}
+
+/** Monotonic per-merchant counters (address indexes, reference numbers). */
+export interface CounterRepository {
+  /** Returns the next value (starting at 1) and stores it, atomically. */
+  next(merchantId: string, mode: Mode, name: string): Promise<bigint>;
+}
+
+export interface TestClockRepository {
+  getOffset(merchantId: string): Promise<number>;
+  setOffset(merchantId: string, offsetMs: number): Promise<void>;
+  /** Merchants whose test clock is moved, with their offsets. */
+  all(): Promise<{ merchantId: string; offsetMs: number }[]>;
 }
 
 export interface ApiKeyRepository {

@@ -3,7 +3,7 @@ import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { hashSecret, modeOfKey, newKeyPair, secretMatches } from './credentials.ts';
-import type { Caller, Merchant, Mode } from './merchant.ts';
+import type { ApiKey, Caller, Merchant, Mode } from './merchant.ts';
 
 export type IssuedKeyPair = { merchantId: string; apiKey: string; apiSecret: string; mode: Mode };
 
@@ -12,7 +12,24 @@ const UNAUTHORIZED_MESSAGE = 'invalid or missing credentials: send x-api-key and
 /** One message for every credential failure: no hint which half was wrong. */
 export const unauthorized = (): AppError => new AppError('UNAUTHORIZED', [UNAUTHORIZED_MESSAGE]);
 
+/**
+ * How long this process trusts a stored key record it has read (monotonic clock). Every API
+ * request authenticates, and reading the key on each one was a large share of a request's
+ * cost. A revocation through this service clears the record at once; a revocation made by
+ * another process (the `cobro keys revoke` command, another instance on the same PostgreSQL)
+ * takes effect here within this many milliseconds.
+ */
+export const KEY_CACHE_TTL_MS = 5_000;
+/** Bounds memory: only keys that exist are ever cached, but a process may serve many merchants. */
+const KEY_CACHE_MAX = 10_000;
+
+type CachedKey = { record: ApiKey; until: number };
+
 export class MerchantService {
+  private readonly keys = new Map<string, CachedKey>();
+  /** Bumped by every revocation, so a read that started before it never caches what it saw. */
+  private revocations = 0;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -87,6 +104,9 @@ export class MerchantService {
 
   async revokeKey(apiKey: string): Promise<void> {
     const revoked = await this.uow.transaction((repos) => repos.apiKeys.revoke(apiKey, this.clock.now().getTime()));
+    // After the commit: from here on every read sees the revocation, and no older read may be cached.
+    this.keys.delete(apiKey);
+    this.revocations++;
     if (!revoked) {
       throw new AppError('NOT_FOUND', ['api key not found']);
     }
@@ -101,13 +121,33 @@ export class MerchantService {
     if (apiKey.length === 0 || apiKey.length > 100 || apiSecret.length === 0 || apiSecret.length > 200) {
       throw unauthorized();
     }
-    const stored = await this.uow.read.apiKeys.get(apiKey);
+    const stored = await this.storedKey(apiKey);
     // Digest the presented secret even for unknown keys so both paths do the same work.
     const matches = secretMatches(apiSecret, stored?.secretHash ?? EMPTY_DIGEST);
     if (!stored || stored.revokedAt !== null || !matches) {
       throw unauthorized();
     }
     return { merchantId: stored.merchantId, mode: stored.mode, key: stored.key };
+  }
+
+  /** The stored key record, from this process's short-lived cache or the database. Unknown keys are never cached. */
+  private async storedKey(apiKey: string): Promise<ApiKey | undefined> {
+    const now = performance.now();
+    const cached = this.keys.get(apiKey);
+    if (cached && cached.until > now) {
+      return cached.record;
+    }
+    const revocationsBefore = this.revocations;
+    const stored = await this.uow.read.apiKeys.get(apiKey);
+    if (stored && stored.revokedAt === null && this.revocations === revocationsBefore) {
+      if (this.keys.size >= KEY_CACHE_MAX) {
+        this.keys.clear();
+      }
+      this.keys.set(apiKey, { record: stored, until: now + KEY_CACHE_TTL_MS });
+    } else if (!stored || stored.revokedAt !== null) {
+      this.keys.delete(apiKey);
+    }
+    return stored;
   }
 }
 

@@ -3,6 +3,8 @@ import type { CurrencyTable } from '../../domain/currencies/currency.ts';
 import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
 import type { MerchantService } from '../../domain/merchants/merchant.service.ts';
 import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
+import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
+import type { TestHelperService } from '../../domain/payment-orders/test-helpers.service.ts';
 import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
 
 /** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
@@ -13,4 +15,6 @@ export type RouteDeps = {
   paymentMethods: PaymentMethodService;
   idempotency: IdempotencyService;
   currencies: CurrencyTable;
+  orders: PaymentOrderService;
+  testHelpers: TestHelperService;
 };

@@ -188,6 +188,7 @@ function assertIdempotencyKey(key: string): void {
  * brand, last four digits and outcome class are kept, per token.
  */
 export class TestCardProcessor {
+  private readonly refunded = new Set<string>();
   private readonly now: () => Date;
   private readonly approvalDelayMs: number;
   private readonly latencyMs: number;
@@ -283,6 +284,22 @@ export class TestCardProcessor {
       stored.approveAtMs = null;
     }
     return structuredClone(stored.result);
+  }
+
+  /** Refunds an approved charge in full; false when the charge is unknown or was not approved. */
+  async refund(chargeId: string): Promise<boolean> {
+    await this.delay();
+    const stored = this.charges.get(chargeId);
+    if (stored === undefined || stored.result.status !== 'approved' || this.refunded.has(chargeId)) {
+      return false;
+    }
+    this.refunded.add(chargeId);
+    return true;
+  }
+
+  /** Charge ids refunded so far. */
+  listRefunds(): string[] {
+    return [...this.refunded];
   }
 
   /** Every charge created so far (at most one per idempotency key), in creation order. */

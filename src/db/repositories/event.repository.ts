@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { DomainEvent, EntityType, EventRepository } from '../../domain/events/event.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { Database, EventsTable } from '../schema.ts';
+
+export function toEvent(row: EventsTable): DomainEvent {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    eventType: row.event_type,
+    entityType: row.entity_type as EntityType,
+    entityId: row.entity_id,
+    checkoutPreferenceId: row.checkout_preference_id,
+    sequence: Number(row.sequence),
+    createdAt: Number(row.created_at),
+    payload: row.payload,
+  };
+}
+
+export class KyselyEventRepository implements EventRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(e: DomainEvent): Promise<void> {
+    await this.db
+      .insertInto('events')
+      .values({
+        id: e.id,
+        merchant_id: e.merchantId,
+        mode: e.mode,
+        event_type: e.eventType,
+        entity_type: e.entityType,
+        entity_id: e.entityId,
+        checkout_preference_id: e.checkoutPreferenceId,
+        sequence: BigInt(e.sequence),
+        payload: e.payload,
+        created_at: BigInt(e.createdAt),
+      })
+      .execute();
+  }
+
+  async listForEntity(entityId: string): Promise<DomainEvent[]> {
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('entity_id', '=', entityId)
+      .orderBy('sequence')
+      .execute();
+    return rows.map(toEvent);
+  }
+}

@@ -1,0 +1,256 @@
+import type { Kysely } from 'kysely';
+import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type {
+  PaymentInstructions,
+  PaymentOrder,
+  PaymentOrderChanges,
+  PaymentOrderFilter,
+  PaymentOrderRepository,
+} from '../../domain/payment-orders/payment-order.ts';
+import type { PaymentAnomaly, PaymentOrderStatus } from '../../domain/payment-orders/payment-order.status.ts';
+import type { Page, PageRequest } from '../../domain/shared/page.ts';
+import { toPage } from '../../domain/shared/page.ts';
+import type { Database, PaymentOrdersTable } from '../schema.ts';
+import { afterCursor } from './page.ts';
+
+const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
+
+function toOrder(row: PaymentOrdersTable): PaymentOrder {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    checkoutPreferenceId: row.checkout_preference_id,
+    recurrentPaymentId: row.recurrent_payment_id,
+    amountMinor: BigInt(row.amount_minor),
+    currency: row.currency,
+    chargedAmountMinor: BigInt(row.charged_amount_minor),
+    chargedCurrency: row.charged_currency,
+    receivedAmountMinor: row.received_amount_minor === null ? null : BigInt(row.received_amount_minor),
+    status: row.status as PaymentOrderStatus,
+    anomaly: row.anomaly as PaymentAnomaly,
+    title: row.title,
+    origin: row.origin,
+    externalId: row.external_id,
+    paymentMethodId: row.payment_method_id,
+    paymentMethodType: row.payment_method_type as PaymentMethodType,
+    payer: {
+      email: row.payer_email,
+      firstName: row.payer_first_name,
+      lastName: row.payer_last_name,
+      phoneNumber: row.payer_phone_number,
+    },
+    instructions: row.instructions === null ? null : (JSON.parse(row.instructions) as PaymentInstructions),
+    providerRef: row.provider_ref,
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+    sequence: Number(row.sequence),
+    expiresAt: Number(row.expires_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiredAt: num(row.expired_at),
+    closedAt: num(row.closed_at),
+    refundedAt: num(row.refunded_at),
+  };
+}
+
+function changesToRow(c: PaymentOrderChanges): Partial<PaymentOrdersTable> {
+  const row: Partial<PaymentOrdersTable> = {};
+  if (c.anomaly !== undefined) {
+    row.anomaly = c.anomaly;
+  }
+  if (c.receivedAmountMinor !== undefined) {
+    row.received_amount_minor = c.receivedAmountMinor;
+  }
+  if (c.instructions !== undefined) {
+    row.instructions = c.instructions === null ? null : JSON.stringify(c.instructions);
+  }
+  if (c.providerRef !== undefined) {
+    row.provider_ref = c.providerRef;
+  }
+  if (c.failureCode !== undefined) {
+    row.failure_code = c.failureCode;
+  }
+  if (c.failureMessage !== undefined) {
+    row.failure_message = c.failureMessage;
+  }
+  if (c.expiredAt !== undefined) {
+    row.expired_at = c.expiredAt === null ? null : BigInt(c.expiredAt);
+  }
+  if (c.closedAt !== undefined) {
+    row.closed_at = c.closedAt === null ? null : BigInt(c.closedAt);
+  }
+  if (c.refundedAt !== undefined) {
+    row.refunded_at = c.refundedAt === null ? null : BigInt(c.refundedAt);
+  }
+  return row;
+}
+
+export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(o: PaymentOrder): Promise<void> {
+    await this.db
+      .insertInto('payment_orders')
+      .values({
+        id: o.id,
+        merchant_id: o.merchantId,
+        mode: o.mode,
+        kind: o.recurrentPaymentId !== null && o.checkoutPreferenceId === null ? 'RENEWAL' : 'CHECKOUT',
+        checkout_preference_id: o.checkoutPreferenceId,
+        recurrent_payment_id: o.recurrentPaymentId,
+        amount_minor: o.amountMinor,
+        currency: o.currency,
+        charged_amount_minor: o.chargedAmountMinor,
+        charged_currency: o.chargedCurrency,
+        received_amount_minor: o.receivedAmountMinor,
+        status: o.status,
+        anomaly: o.anomaly,
+        title: o.title,
+        origin: o.origin,
+        external_id: o.externalId,
+        payment_method_id: o.paymentMethodId,
+        payment_method_type: o.paymentMethodType,
+        payer_email: o.payer.email,
+        payer_first_name: o.payer.firstName,
+        payer_last_name: o.payer.lastName,
+        payer_phone_number: o.payer.phoneNumber,
+        instructions: o.instructions === null ? null : JSON.stringify(o.instructions),
+        provider_ref: o.providerRef,
+        failure_code: o.failureCode,
+        failure_message: o.failureMessage,
+        sequence: BigInt(o.sequence),
+        expires_at: BigInt(o.expiresAt),
+        created_at: BigInt(o.createdAt),
+        updated_at: BigInt(o.updatedAt),
+        expired_at: o.expiredAt === null ? null : BigInt(o.expiredAt),
+        closed_at: o.closedAt === null ? null : BigInt(o.closedAt),
+        refunded_at: o.refundedAt === null ? null : BigInt(o.refundedAt),
+      })
+      .execute();
+  }
+
+  async get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined> {
+    const row = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirst();
+    return row ? toOrder(row) : undefined;
+  }
+
+  async getById(id: string): Promise<PaymentOrder | undefined> {
+    const row = await this.db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toOrder(row) : undefined;
+  }
+
+  async list(merchantId: string, mode: Mode, page: PageRequest, f: PaymentOrderFilter): Promise<Page<PaymentOrder>> {
+    let q = this.db.selectFrom('payment_orders').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
+    if (f.checkoutPreferenceId !== undefined) {
+      q = q.where('checkout_preference_id', '=', f.checkoutPreferenceId);
+    }
+    if (f.recurrentPaymentId !== undefined) {
+      q = q.where('recurrent_payment_id', '=', f.recurrentPaymentId);
+    }
+    if (f.externalId !== undefined) {
+      q = q.where('external_id', '=', f.externalId);
+    }
+    if (f.status !== undefined) {
+      q = q.where('status', '=', f.status);
+    }
+    if (f.createdGte !== undefined) {
+      q = q.where('created_at', '>=', BigInt(f.createdGte));
+    }
+    if (f.createdLt !== undefined) {
+      q = q.where('created_at', '<', BigInt(f.createdLt));
+    }
+    if (page.cursor) {
+      q = q.where(afterCursor<Database, 'payment_orders'>(page.cursor));
+    }
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return toPage(rows.map(toOrder), page.limit);
+  }
+
+  async listForPreference(preferenceId: string): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('checkout_preference_id', '=', preferenceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toOrder);
+  }
+
+  async transition(
+    id: string,
+    from: PaymentOrderStatus,
+    to: PaymentOrderStatus,
+    changes: PaymentOrderChanges,
+    at: number,
+  ): Promise<PaymentOrder | undefined> {
+    const result = await this.db
+      .updateTable('payment_orders')
+      .set((eb) => ({
+        ...changesToRow(changes),
+        status: to,
+        updated_at: BigInt(at),
+        sequence: eb('sequence', '+', 1n),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      return undefined;
+    }
+    return this.getById(id);
+  }
+
+  async update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('payment_orders')
+      .set({ ...changesToRow(changes), updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('status', '=', 'OPENED')
+      .where('expires_at', '<=', BigInt(now))
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+
+  async listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('status', '=', 'OPENED')
+      .where('payment_method_type', '=', type)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+
+  async countRejectedCardOrders(preferenceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('payment_orders')
+      .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
+      .where('checkout_preference_id', '=', preferenceId)
+      .where('payment_method_type', '=', 'CARD')
+      .where('status', '=', 'REJECTED')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}

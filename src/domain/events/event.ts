@@ -1,0 +1,58 @@
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentOrder } from '../payment-orders/payment-order.ts';
+import { toWireTime } from '../shared/clock.ts';
+import { newId } from '../shared/ids.ts';
+
+export type EntityType = 'PAYMENT_ORDER' | 'RECURRENT_PAYMENT';
+
+/** A state change as written to the outbox, in the same transaction as the change itself. */
+export type DomainEvent = {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  eventType: string;
+  entityType: EntityType;
+  entityId: string;
+  /** The checkout preference the object belongs to (its status_changes_webhook receives the event). */
+  checkoutPreferenceId: string | null;
+  sequence: number;
+  createdAt: number;
+  /** The webhook body, exactly as it will be sent. */
+  payload: string;
+};
+
+export interface EventRepository {
+  insert(event: DomainEvent): Promise<void>;
+  listForEntity(entityId: string): Promise<DomainEvent[]>;
+}
+
+/** `PAYMENT_ORDER.<STATUS>` with the documented and the observed members (COMPATIBILITY.md, Webhooks). */
+export function paymentOrderEvent(order: PaymentOrder, at: number): DomainEvent {
+  const id = newId();
+  const eventType = `PAYMENT_ORDER.${order.status}`;
+  const body = {
+    id,
+    event_type: eventType,
+    entity_type: 'PAYMENT_ORDER',
+    entity_id: order.id,
+    payment_order_id: order.id,
+    checkout_preference_id: order.checkoutPreferenceId,
+    recurrent_payment_id: order.recurrentPaymentId,
+    external_id: order.externalId,
+    status: order.status,
+    sequence: order.sequence,
+    created_at: toWireTime(at),
+  };
+  return {
+    id,
+    merchantId: order.merchantId,
+    mode: order.mode,
+    eventType,
+    entityType: 'PAYMENT_ORDER',
+    entityId: order.id,
+    checkoutPreferenceId: order.checkoutPreferenceId,
+    sequence: order.sequence,
+    createdAt: at,
+    payload: JSON.stringify(body),
+  };
+}

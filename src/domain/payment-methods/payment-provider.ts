@@ -1,0 +1,92 @@
+import type { Payer } from '../checkout-preferences/checkout-preference.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentInstructions } from '../payment-orders/payment-order.ts';
+import type { Money } from '../shared/money.ts';
+import type { PaymentMethod, PaymentMethodType } from './payment-method.ts';
+
+/** What an adapter may report. Anything it cannot classify is PENDING. */
+export type ProviderStatus = 'PENDING' | 'REQUIRES_ACTION' | 'PAID' | 'FAILED' | 'EXPIRED';
+
+export type ProviderError = {
+  code: 'DECLINED' | 'UNAVAILABLE' | 'REJECTED_INPUT' | 'BAD_SIGNATURE' | 'NOT_CONFIGURED';
+  message: string;
+  retryable: boolean;
+};
+
+/** The merchant's own payment details, used by the push methods (money goes straight to the merchant). */
+export type MerchantPaymentSettings = {
+  pix: { key: string; merchantName: string; city: string } | null;
+  crypto: { btcXpub: string | null; btcNetwork: 'mainnet' | 'testnet'; evmXpub: string | null } | null;
+  bank: { bankName: string; accountHolder: string; accountNumber: string; routing: string } | null;
+};
+
+/** Card data as typed by the payer: passed to the processor and dropped; never stored or logged. */
+export type CardInput = { number: string; expiry: string; cvc: string; holderName: string };
+
+export type InitiateInput = {
+  orderId: string;
+  merchantId: string;
+  mode: Mode;
+  method: PaymentMethod;
+  /** What this method charges, in its own currency. */
+  charged: Money;
+  payer: Payer;
+  expiresAt: Date;
+  settings: MerchantPaymentSettings;
+  /** Next unused address index for this merchant and network (crypto only). */
+  derivationIndex: number;
+  /** A number that is unique per merchant (references, vouchers). */
+  sequence: bigint;
+};
+
+/** A push method's instructions, built without any outside call (pure): BR Code, address, reference, voucher. */
+export interface PushPaymentProvider {
+  readonly type: Exclude<PaymentMethodType, 'CARD'>;
+  readonly supportsRecurring: boolean;
+  prepare(
+    input: InitiateInput,
+  ): { ok: true; instructions: PaymentInstructions; ref: string } | { ok: false; error: ProviderError };
+}
+
+export type CardChargeResult =
+  | {
+      status: 'PAID';
+      ref: string;
+      brand: string;
+      last4: string;
+      expMonth: number;
+      expYear: number;
+      token: string | null;
+    }
+  | {
+      status: 'PENDING';
+      ref: string;
+      brand: string;
+      last4: string;
+      expMonth: number;
+      expYear: number;
+      token: string | null;
+    }
+  | { status: 'FAILED'; ref: string | null; code: string; message: string; brand?: string; last4?: string };
+
+/** The card adapter: the only one that calls an outside party (the processor) during checkout. */
+export interface CardPaymentProvider {
+  readonly type: 'CARD';
+  readonly supportsRecurring: true;
+  /** Authorizes and captures; `idempotencyKey` makes a repeated call return the first result. */
+  charge(
+    input: InitiateInput & { card: CardInput; saveCard: boolean; idempotencyKey: string },
+  ): Promise<CardChargeResult>;
+  /** Asks the processor about a charge it already knows (a PENDING one). */
+  sync(ref: string): Promise<CardChargeResult | null>;
+  chargeToken(input: { token: string; charged: Money; idempotencyKey: string; mode: Mode }): Promise<CardChargeResult>;
+  refund(ref: string, mode: Mode): Promise<{ ok: true } | { ok: false; error: ProviderError }>;
+}
+
+/** A blockchain observer: what an address has received and how deeply confirmed. */
+export interface ChainWatcher {
+  received(
+    network: string,
+    address: string,
+  ): Promise<{ txid: string; amountBaseUnits: bigint; confirmations: number }[]>;
+}

@@ -1,0 +1,561 @@
+import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
+import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
+import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
+import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
+import type { CurrencyTable } from '../currencies/currency.ts';
+import { paymentOrderEvent } from '../events/event.ts';
+import type { Caller, Mode } from '../merchants/merchant.ts';
+import { amountInMethodCurrency, eligibleMethods, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
+import type { PaymentMethod } from '../payment-methods/payment-method.ts';
+import type {
+  CardChargeResult,
+  CardInput,
+  CardPaymentProvider,
+  ChainWatcher,
+  MerchantPaymentSettings,
+  PushPaymentProvider,
+} from '../payment-methods/payment-provider.ts';
+import type { Repositories } from '../repositories.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { isWellFormedId, newId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { TestClocks } from '../shared/test-clocks.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentOrderStatus } from './payment-order.status.ts';
+import { assertTransition } from './payment-order.status.ts';
+import type { PaymentOrder, PaymentOrderChanges, PaymentOrderFilter } from './payment-order.ts';
+
+export type StartPaymentInput = {
+  paymentMethodId?: string | null;
+  payer?: PayerInput | null;
+  /** Card data typed by the payer: passed to the processor only. */
+  card?: CardInput | null;
+  /** The payer allows the card to be kept (as a processor token) for a subscription's renewals. */
+  saveCard?: boolean;
+};
+
+export type PaymentOrderOptions = {
+  /** How long a card order may stay open before it expires (the payer is on the page). */
+  cardOrderTtlMs: number;
+  /** How long a card charge holds its preference against a second charge. */
+  cardLockMs: number;
+  /** Declined card attempts after which a checkout refuses more (card-testing defence). */
+  maxCardDeclines: number;
+  validateCard: (
+    card: CardInput,
+    now: Date,
+  ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
+};
+
+const CARD_FIELDS: Record<string, string> = {
+  number: 'card.number',
+  expiry: 'card.expiry',
+  cvc: 'card.cvc',
+  holderName: 'card.holder_name',
+};
+
+/**
+ * Payment orders: created when a payer completes a method's details on the checkout, moved
+ * through OPENED → CLOSED | REJECTED | EXPIRED, CLOSED → REFUNDED. Every move is a
+ * compare-and-set on the status with its event written in the same transaction; provider
+ * calls happen between transactions, never inside one.
+ */
+export class PaymentOrderService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clocks: TestClocks,
+    private readonly currencies: CurrencyTable,
+    private readonly methods: PaymentMethodService,
+    private readonly providers: {
+      card: CardPaymentProvider;
+      push: Record<string, PushPaymentProvider>;
+      chain: ChainWatcher;
+    },
+    private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
+    private readonly options: PaymentOrderOptions,
+  ) {}
+
+  private now(who: { merchantId: string; mode: Mode }): number {
+    return this.clocks.clockFor(who).now().getTime();
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  async get(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = isWellFormedId(id) ? await this.uow.read.orders.get(caller.merchantId, caller.mode, id) : undefined;
+    if (!order) {
+      throw notFound('payment order');
+    }
+    return order;
+  }
+
+  list(caller: Caller, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>> {
+    return this.uow.read.orders.list(caller.merchantId, caller.mode, page, filter);
+  }
+
+  /** The methods a payer may choose for this preference, in catalogue order. */
+  async eligibleFor(pref: CheckoutPreference): Promise<PaymentMethod[]> {
+    const all = await this.methods.all();
+    const query = {
+      amount: { amountMinor: pref.amountMinor, currency: pref.currency },
+      types: pref.paymentMethodTypes,
+      recurrent: pref.type === 'SUBSCRIPTION',
+    };
+    const methods = pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all;
+    return eligibleMethods(methods, query, this.currencies);
+  }
+
+  // ---- starting a payment -------------------------------------------------------------------
+
+  /**
+   * What a payer does on the hosted checkout (and what the pay test helper does): choose a
+   * method, give the missing payer details and the method's own data. Returns the order.
+   */
+  async start(preferenceId: string, input: StartPaymentInput): Promise<PaymentOrder> {
+    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
+    if (!pref) {
+      throw notFound('checkout preference');
+    }
+    const who = { merchantId: pref.merchantId, mode: pref.mode };
+    const now = this.now(who);
+    const status = effectiveStatus(pref, now);
+    if (status !== 'OPEN') {
+      throw new AppError('CONFLICT', [`checkout preference cannot be paid: status is ${status}, expected OPEN`]);
+    }
+
+    // 1. The method: the preference's selected one, or the payer's choice among the eligible.
+    const messages: string[] = [];
+    const methodId = pref.selectedPaymentMethodId ?? input.paymentMethodId ?? null;
+    const all = await this.methods.all();
+    const method = methodId ? all.find((m) => m.id === methodId) : undefined;
+    if (!method) {
+      messages.push(methodId ? 'payment_method_id: no such payment method' : 'payment_method_id is required');
+    } else {
+      const reason = ineligibilityReason(
+        method,
+        {
+          amount: { amountMinor: pref.amountMinor, currency: pref.currency },
+          types: pref.paymentMethodTypes,
+          recurrent: pref.type === 'SUBSCRIPTION',
+        },
+        this.currencies,
+      );
+      if (reason) {
+        messages.push(`payment_method_id: the payment method ${reason}`);
+      }
+    }
+
+    // 2. The payer: what the merchant gave wins; the payer fills in the rest.
+    const given = normalizePayer(input.payer, messages);
+    const payer = {
+      email: pref.payer.email ?? given.email,
+      firstName: pref.payer.firstName ?? given.firstName,
+      lastName: pref.payer.lastName ?? given.lastName,
+      phoneNumber: pref.payer.phoneNumber ?? given.phoneNumber,
+    };
+    for (const [field, value] of [
+      ['payer.email', payer.email],
+      ['payer.first_name', payer.firstName],
+      ['payer.last_name', payer.lastName],
+    ] as const) {
+      if (value === null && !messages.some((m) => m.startsWith(field))) {
+        messages.push(`${field} is required`);
+      }
+    }
+
+    // 3. The card, checked before anything is written (nothing of it is kept).
+    if (method?.type === 'CARD') {
+      if (!input.card) {
+        messages.push('card is required for a card payment');
+      } else {
+        const checked = this.options.validateCard(input.card, new Date(now));
+        if (!checked.ok) {
+          for (const e of checked.errors) {
+            messages.push(`${CARD_FIELDS[e.field] ?? 'card'}: ${e.message}`);
+          }
+        }
+      }
+    }
+    if (messages.length > 0 || !method) {
+      throw new AppError('WRONG_INPUT', messages);
+    }
+    const charged = amountInMethodCurrency(
+      method,
+      { amountMinor: pref.amountMinor, currency: pref.currency },
+      this.currencies,
+    );
+    if (charged === null) {
+      throw new AppError('WRONG_INPUT', ['payment_method_id: the payment method cannot take this currency']);
+    }
+    const settings = await this.settingsFor(pref.merchantId, pref.mode);
+
+    // 4. The order, OPENED, with its event; other open orders of this checkout are superseded.
+    const orderId = newId();
+    const isCard = method.type === 'CARD';
+    const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
+    const opened = await this.uow.transaction(async (repos) => {
+      const current = await repos.preferences.getById(pref.id);
+      if (!current || effectiveStatus(current, now) !== 'OPEN') {
+        throw new AppError('CONFLICT', [
+          `checkout preference cannot be paid: status is ${current ? effectiveStatus(current, now) : 'unknown'}, expected OPEN`,
+        ]);
+      }
+      if (isCard) {
+        if ((await repos.orders.countRejectedCardOrders(pref.id)) >= this.options.maxCardDeclines) {
+          throw new AppError('CONFLICT', [
+            'checkout preference is locked after too many declined card attempts; ask the merchant for a new checkout',
+          ]);
+        }
+        if (!(await repos.preferences.claimCharging(pref.id, orderId, now + this.options.cardLockMs, now))) {
+          throw new AppError('CONFLICT', ['a payment for this checkout is already being processed']);
+        }
+      }
+      for (const other of await repos.orders.listForPreference(pref.id)) {
+        if (other.status === 'OPENED') {
+          await this.moveOrThrow(repos, other, 'EXPIRED', { expiredAt: now }, now, 'superseded');
+        }
+      }
+      let instructions: PaymentOrder['instructions'] = null;
+      let providerRef: string | null = null;
+      if (!isCard) {
+        const provider = this.providers.push[method.type];
+        if (!provider) {
+          throw new AppError('WRONG_INPUT', [`payment_method_id: ${method.type} is not available`]);
+        }
+        const network = method.network?.id ?? method.type;
+        const index =
+          method.type === 'CRYPTO_ONCHAIN'
+            ? Number((await repos.counters.next(pref.merchantId, pref.mode, `address:${network}`)) - 1n)
+            : 0;
+        const sequence = await repos.counters.next(pref.merchantId, pref.mode, 'reference');
+        const prepared = provider.prepare({
+          orderId,
+          merchantId: pref.merchantId,
+          mode: pref.mode,
+          method,
+          charged: { amountMinor: charged, currency: method.currency },
+          payer,
+          expiresAt: new Date(expiresAt),
+          settings,
+          derivationIndex: index,
+          sequence,
+        });
+        if (!prepared.ok) {
+          throw new AppError('WRONG_INPUT', [`payment_method_id: ${prepared.error.message}`]);
+        }
+        instructions = prepared.instructions;
+        providerRef = prepared.ref;
+      }
+      const order: PaymentOrder = {
+        id: orderId,
+        merchantId: pref.merchantId,
+        mode: pref.mode,
+        checkoutPreferenceId: pref.id,
+        recurrentPaymentId: null,
+        amountMinor: pref.amountMinor,
+        currency: pref.currency,
+        chargedAmountMinor: charged,
+        chargedCurrency: method.currency,
+        receivedAmountMinor: null,
+        status: 'OPENED',
+        anomaly: 'NONE',
+        title: pref.title,
+        origin: pref.origin,
+        externalId: pref.externalId,
+        paymentMethodId: method.id,
+        paymentMethodType: method.type,
+        payer,
+        instructions,
+        providerRef,
+        failureCode: null,
+        failureMessage: null,
+        sequence: 1,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+        expiredAt: null,
+        closedAt: null,
+        refundedAt: null,
+      };
+      await repos.orders.insert(order);
+      await repos.events.insert(paymentOrderEvent(order, now));
+      await repos.preferences.setLatestOrder(pref.id, orderId, now);
+      return order;
+    });
+    if (!isCard || !input.card) {
+      return opened;
+    }
+
+    // 5. The card charge: outside any transaction, keyed by the order so a retry never charges twice.
+    let result: CardChargeResult;
+    try {
+      result = await this.providers.card.charge({
+        orderId,
+        merchantId: pref.merchantId,
+        mode: pref.mode,
+        method,
+        charged: { amountMinor: charged, currency: method.currency },
+        payer,
+        expiresAt: new Date(expiresAt),
+        settings,
+        derivationIndex: 0,
+        sequence: 0n,
+        card: input.card,
+        saveCard: input.saveCard === true,
+        idempotencyKey: orderId,
+      });
+    } catch {
+      result = {
+        status: 'FAILED',
+        ref: null,
+        code: 'processor_unavailable',
+        message: 'We could not reach the card processor. Please try again in a moment.',
+      };
+    }
+    return this.applyCardResult(opened, result);
+  }
+
+  private async applyCardResult(order: PaymentOrder, result: CardChargeResult): Promise<PaymentOrder> {
+    const now = this.now(order);
+    return this.uow.transaction(async (repos) => {
+      if (result.status === 'FAILED') {
+        const moved = await this.moveOrThrow(
+          repos,
+          order,
+          'REJECTED',
+          {
+            providerRef: result.ref,
+            failureCode: result.code,
+            failureMessage: result.message,
+            ...(result.brand && result.last4
+              ? { instructions: { type: 'CARD', brand: result.brand, last4: result.last4, exp_month: 0, exp_year: 0 } }
+              : {}),
+          },
+          now,
+          'rejected',
+        );
+        return moved;
+      }
+      const changes: PaymentOrderChanges = {
+        providerRef: result.ref,
+        instructions: {
+          type: 'CARD',
+          brand: result.brand,
+          last4: result.last4,
+          exp_month: result.expMonth,
+          exp_year: result.expYear,
+        },
+      };
+      if (result.status === 'PENDING') {
+        await repos.orders.update(order.id, 'OPENED', changes, now);
+        return { ...order, ...changes, updatedAt: now };
+      }
+      return this.close(repos, order, changes, now);
+    });
+  }
+
+  // ---- moving an order ------------------------------------------------------------------------
+
+  /** CAS move with its event; CONFLICT when the order was no longer in the expected status. */
+  private async moveOrThrow(
+    repos: Repositories,
+    order: PaymentOrder,
+    to: PaymentOrderStatus,
+    changes: PaymentOrderChanges,
+    now: number,
+    action: string,
+  ): Promise<PaymentOrder> {
+    assertTransition(order.status, to, action);
+    const updated = await repos.orders.transition(order.id, order.status, to, changes, now);
+    if (!updated) {
+      const fresh = await repos.orders.getById(order.id);
+      assertTransition(fresh?.status ?? order.status, to, action);
+      throw new AppError('CONFLICT', [`payment order cannot be ${action}: it changed meanwhile`]);
+    }
+    if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
+      await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
+    }
+    await repos.events.insert(paymentOrderEvent(updated, now));
+    return updated;
+  }
+
+  /** OPENED → CLOSED, and the preference OPEN → PAID in the same transaction. */
+  private async close(
+    repos: Repositories,
+    order: PaymentOrder,
+    changes: PaymentOrderChanges,
+    now: number,
+  ): Promise<PaymentOrder> {
+    const closed = await this.moveOrThrow(repos, order, 'CLOSED', { ...changes, closedAt: now }, now, 'closed');
+    if (order.checkoutPreferenceId) {
+      if (!(await repos.preferences.markPaid(order.checkoutPreferenceId, order.id, now))) {
+        throw new AppError('CONFLICT', [
+          'checkout preference is no longer open; the payment was not recorded as closing it',
+        ]);
+      }
+      await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
+    }
+    return closed;
+  }
+
+  /**
+   * The provider (PIX bank, chain watcher, cash network) or the merchant (bank transfer seen in
+   * its own account) reports the money arrived. Less than due is recorded as UNDERPAID and the
+   * order stays open; more is CLOSED with OVERPAID; after expiry it is recorded as PAID_LATE.
+   */
+  async confirm(order: PaymentOrder, received: bigint | null = null): Promise<PaymentOrder> {
+    if (order.paymentMethodType === 'CARD') {
+      throw new AppError('CONFLICT', ['card payments are confirmed by the card processor, not by confirm']);
+    }
+    const now = this.now(order);
+    const amount = received ?? order.chargedAmountMinor;
+    const outcome = await this.uow.transaction(async (repos): Promise<PaymentOrder | 'LATE'> => {
+      const current = await repos.orders.getById(order.id);
+      if (!current) {
+        throw notFound('payment order');
+      }
+      if (current.status === 'EXPIRED' && current.anomaly === 'NONE') {
+        // Committed, then reported: the money arrived and must not be forgotten.
+        await repos.orders.update(current.id, 'EXPIRED', { anomaly: 'PAID_LATE', receivedAmountMinor: amount }, now);
+        return 'LATE';
+      }
+      assertTransition(current.status, 'CLOSED', 'confirmed');
+      if (now >= current.expiresAt) {
+        await this.moveOrThrow(
+          repos,
+          current,
+          'EXPIRED',
+          { expiredAt: now, anomaly: 'PAID_LATE', receivedAmountMinor: amount },
+          now,
+          'expired',
+        );
+        return (await repos.orders.getById(current.id)) ?? current;
+      }
+      if (amount < current.chargedAmountMinor) {
+        await repos.orders.update(current.id, 'OPENED', { anomaly: 'UNDERPAID', receivedAmountMinor: amount }, now);
+        return { ...current, anomaly: 'UNDERPAID', receivedAmountMinor: amount, updatedAt: now };
+      }
+      return this.close(
+        repos,
+        current,
+        { receivedAmountMinor: amount, anomaly: amount > current.chargedAmountMinor ? 'OVERPAID' : 'NONE' },
+        now,
+      );
+    });
+    if (outcome === 'LATE') {
+      throw new AppError('CONFLICT', [
+        'payment order cannot be closed: status is EXPIRED, expected OPENED; the payment was recorded as PAID_LATE for manual handling',
+      ]);
+    }
+    return outcome;
+  }
+
+  /** Merchant confirmation (POST /v1/payment_orders/{id}/confirm): bank transfers seen in its own account. */
+  async confirmByMerchant(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = await this.get(caller, id);
+    if (order.paymentMethodType !== 'BANK_TRANSFER') {
+      throw new AppError('CONFLICT', [
+        `payment order cannot be confirmed by the merchant: method is ${order.paymentMethodType}, expected BANK_TRANSFER`,
+      ]);
+    }
+    return this.confirm(order);
+  }
+
+  /** The provider reports a failed payment (test helper outcome REJECTED for push methods). */
+  async reject(order: PaymentOrder, code: string, message: string): Promise<PaymentOrder> {
+    const now = this.now(order);
+    return this.uow.transaction((repos) =>
+      this.moveOrThrow(repos, order, 'REJECTED', { failureCode: code, failureMessage: message }, now, 'rejected'),
+    );
+  }
+
+  async expire(order: PaymentOrder): Promise<PaymentOrder> {
+    const now = this.now(order);
+    return this.uow.transaction((repos) =>
+      this.moveOrThrow(repos, order, 'EXPIRED', { expiredAt: now }, now, 'expired'),
+    );
+  }
+
+  /** Full refund of a CLOSED order, through its provider; push methods are refunded by the merchant and recorded here. */
+  async refund(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = await this.get(caller, id);
+    assertTransition(order.status, 'REFUNDED', 'refunded');
+    if (order.paymentMethodType === 'CARD' && order.providerRef) {
+      const refunded = await this.providers.card.refund(order.providerRef, order.mode);
+      if (!refunded.ok) {
+        throw new AppError('CONFLICT', [`payment order cannot be refunded: ${refunded.error.message}`]);
+      }
+    }
+    const now = this.now(order);
+    return this.uow.transaction((repos) =>
+      this.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded'),
+    );
+  }
+
+  // ---- jobs -----------------------------------------------------------------------------------
+
+  /** Expires open orders and preferences whose time has passed, each by its merchant's clock. */
+  async expireDue(): Promise<number> {
+    const base = this.clocks.system.now().getTime();
+    const advanced = this.clocks.advanced();
+    const horizon = base + Math.max(0, ...advanced.map((a) => a.offsetMs));
+    let count = 0;
+    for (const order of await this.uow.read.orders.listDueForExpiry(horizon, 500)) {
+      if (order.expiresAt <= this.now(order)) {
+        try {
+          await this.expire(order);
+          count++;
+        } catch (error) {
+          if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+            throw error;
+          }
+        }
+      }
+    }
+    const moved = advanced.map((a) => a.merchantId);
+    await this.uow.transaction(async (repos) => {
+      await repos.preferences.expireDue(base, { mode: 'live' }, 1000);
+      await repos.preferences.expireDue(base, { mode: 'test', excludeMerchants: moved }, 1000);
+      for (const a of advanced) {
+        await repos.preferences.expireDue(base + a.offsetMs, { mode: 'test', merchantId: a.merchantId }, 1000);
+      }
+    });
+    return count;
+  }
+
+  /** Card charges left PENDING by the processor: ask again and settle them. */
+  async syncPendingCards(): Promise<void> {
+    for (const order of await this.uow.read.orders.listOpenedByType('CARD', 200)) {
+      if (!order.providerRef) {
+        continue;
+      }
+      const result = await this.providers.card.sync(order.providerRef);
+      if (result && result.status !== 'PENDING') {
+        await this.applyCardResult(order, result).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Looks at the chain for every open crypto order and confirms what has enough confirmations. */
+  async observeChain(): Promise<void> {
+    for (const order of await this.uow.read.orders.listOpenedByType('CRYPTO_ONCHAIN', 500)) {
+      const ins = order.instructions;
+      if (ins?.type !== 'CRYPTO_ONCHAIN') {
+        continue;
+      }
+      const txs = await this.providers.chain.received(ins.network, ins.address);
+      const confirmed = txs
+        .filter((t) => t.confirmations >= ins.required_confirmations)
+        .reduce((sum, t) => sum + t.amountBaseUnits, 0n);
+      if (confirmed === 0n || confirmed === order.receivedAmountMinor) {
+        continue;
+      }
+      await this.confirm(order, confirmed).catch((error: unknown) => {
+        if (!(error instanceof AppError)) {
+          throw error;
+        }
+      });
+    }
+  }
+}

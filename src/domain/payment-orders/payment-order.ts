@@ -1,0 +1,127 @@
+import type { Payer } from '../checkout-preferences/checkout-preference.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { PaymentAnomaly, PaymentOrderStatus } from './payment-order.status.ts';
+
+/** What the payer needs to complete an asynchronous payment, per method (fed to the checkout panels). */
+export type PaymentInstructions =
+  | { type: 'CARD'; brand: string; last4: string; exp_month: number; exp_year: number }
+  | { type: 'PIX'; pix_payload: string; txid: string; expires_at: string }
+  | {
+      type: 'CRYPTO_ONCHAIN';
+      address: string;
+      network: string;
+      currency: string;
+      amount: string;
+      uri: string;
+      required_confirmations: number;
+      derivation_index: number;
+    }
+  | {
+      type: 'BANK_TRANSFER';
+      reference: string;
+      bank_name: string;
+      account_holder: string;
+      account_number: string;
+      routing: string;
+      amount: string;
+      currency: string;
+    }
+  | {
+      type: 'CASH';
+      reference: string;
+      barcode: string;
+      amount: string;
+      currency: string;
+      due_date: string;
+      provider: string;
+    };
+
+export type PaymentOrder = {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  checkoutPreferenceId: string | null;
+  recurrentPaymentId: string | null;
+  /** In the preference's currency. */
+  amountMinor: bigint;
+  currency: string;
+  /** What the method charges, in its own currency (differs for crypto). */
+  chargedAmountMinor: bigint;
+  chargedCurrency: string;
+  /** What the provider reported receiving (push methods), in the charged currency. */
+  receivedAmountMinor: bigint | null;
+  status: PaymentOrderStatus;
+  anomaly: PaymentAnomaly;
+  title: string;
+  origin: string;
+  externalId: string | null;
+  paymentMethodId: string;
+  paymentMethodType: PaymentMethodType;
+  payer: Payer;
+  instructions: PaymentInstructions | null;
+  providerRef: string | null;
+  failureCode: string | null;
+  failureMessage: string | null;
+  /** Increases with every change, so webhook receivers can drop stale events. */
+  sequence: number;
+  expiresAt: number;
+  createdAt: number;
+  updatedAt: number;
+  expiredAt: number | null;
+  closedAt: number | null;
+  refundedAt: number | null;
+};
+
+export type PaymentOrderFilter = {
+  checkoutPreferenceId?: string;
+  recurrentPaymentId?: string;
+  externalId?: string;
+  status?: PaymentOrderStatus;
+  createdGte?: number;
+  createdLt?: number;
+};
+
+/** The fields a transition may change besides status. */
+export type PaymentOrderChanges = Partial<
+  Pick<
+    PaymentOrder,
+    | 'anomaly'
+    | 'receivedAmountMinor'
+    | 'instructions'
+    | 'providerRef'
+    | 'failureCode'
+    | 'failureMessage'
+    | 'expiredAt'
+    | 'closedAt'
+    | 'refundedAt'
+  >
+>;
+
+export interface PaymentOrderRepository {
+  insert(order: PaymentOrder): Promise<void>;
+  get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined>;
+  /** By id alone: checkout pages and provider notifications carry no merchant credentials. */
+  getById(id: string): Promise<PaymentOrder | undefined>;
+  list(merchantId: string, mode: Mode, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>>;
+  listForPreference(preferenceId: string): Promise<PaymentOrder[]>;
+  /**
+   * Compare-and-set: moves the order from `from` to `to` (sequence + 1) only if it is still in `from`.
+   * Returns the updated order, or undefined when someone moved it first.
+   */
+  transition(
+    id: string,
+    from: PaymentOrderStatus,
+    to: PaymentOrderStatus,
+    changes: PaymentOrderChanges,
+    at: number,
+  ): Promise<PaymentOrder | undefined>;
+  /** Updates non-status fields (instructions, anomaly…) of an order in `status`; sequence unchanged. */
+  update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean>;
+  /** OPENED orders whose time has passed (expiry job). */
+  listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]>;
+  /** OPENED orders of one method type (chain watcher, provider sync). */
+  listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]>;
+  countRejectedCardOrders(preferenceId: string): Promise<number>;
+}

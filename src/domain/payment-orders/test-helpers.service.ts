@@ -1,0 +1,113 @@
+import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
+import type { Caller } from '../merchants/merchant.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { isWellFormedId } from '../shared/ids.ts';
+import type { TestClocks } from '../shared/test-clocks.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentOrderService } from './payment-order.service.ts';
+import type { PaymentOrder } from './payment-order.ts';
+
+export type PayOutcome = 'APPROVED' | 'REJECTED' | 'PENDING';
+
+/** Test card numbers the pay helper types for the payer (see docs/test-cards.md). */
+const APPROVING_CARD = '4242424242424242';
+const DECLINING_CARD = '4000000000000002';
+
+const TEST_PAYER: Required<Pick<PayerInput, 'email' | 'first_name' | 'last_name'>> = {
+  email: 'payer@example.com',
+  first_name: 'Test',
+  last_name: 'Payer',
+};
+
+/**
+ * The test-mode helpers of INTERFACE.md §9. Each goes through the same services as a real
+ * payer or provider would (same validation, same events); nothing here writes state directly.
+ */
+export class TestHelperService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly orders: PaymentOrderService,
+    private readonly clocks: TestClocks,
+    private readonly afterClockMove: (caller: Caller) => Promise<void>,
+  ) {}
+
+  private assertTest(caller: Caller): void {
+    if (caller.mode !== 'test') {
+      throw new AppError('FORBIDDEN', ['test helpers can only be used with test-mode keys (ck_test_…)']);
+    }
+  }
+
+  async pay(
+    caller: Caller,
+    preferenceId: string,
+    input: { paymentMethodId?: string | null; outcome?: PayOutcome | null; payer?: PayerInput | null },
+  ): Promise<PaymentOrder> {
+    this.assertTest(caller);
+    const pref = isWellFormedId(preferenceId)
+      ? await this.uow.read.preferences.get(caller.merchantId, caller.mode, preferenceId)
+      : undefined;
+    if (!pref) {
+      throw notFound('checkout preference');
+    }
+    let methodId = input.paymentMethodId ?? null;
+    if (!methodId && !pref.selectedPaymentMethodId) {
+      const eligible = await this.orders.eligibleFor(pref);
+      methodId = eligible[0]?.id ?? null;
+    }
+    const outcome = input.outcome ?? 'APPROVED';
+    const methods = await this.orders.eligibleFor(pref);
+    const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
+    const order = await this.orders.start(pref.id, {
+      paymentMethodId: methodId,
+      payer: { ...TEST_PAYER, ...stripEmpty(input.payer) },
+      card:
+        method?.type === 'CARD'
+          ? {
+              number: outcome === 'REJECTED' ? DECLINING_CARD : APPROVING_CARD,
+              expiry: '12/39',
+              cvc: '123',
+              holderName: 'Test Payer',
+            }
+          : null,
+      saveCard: pref.type === 'SUBSCRIPTION',
+    });
+    if (order.paymentMethodType === 'CARD' || order.status !== 'OPENED' || outcome === 'PENDING') {
+      return order;
+    }
+    return outcome === 'APPROVED'
+      ? this.orders.confirm(order)
+      : this.orders.reject(order, 'provider_rejected', 'the provider reported the payment as failed (test helper)');
+  }
+
+  async confirm(caller: Caller, orderId: string): Promise<PaymentOrder> {
+    this.assertTest(caller);
+    const order = await this.orders.get(caller, orderId);
+    return this.orders.confirm(order);
+  }
+
+  async expire(caller: Caller, orderId: string): Promise<PaymentOrder> {
+    this.assertTest(caller);
+    return this.orders.expire(await this.orders.get(caller, orderId));
+  }
+
+  /** Moves this merchant's test clock forward and runs what fell due (expiries, renewals). */
+  async advanceClock(caller: Caller, seconds: number): Promise<Date> {
+    this.assertTest(caller);
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 5 * 366 * 86_400) {
+      throw new AppError('WRONG_INPUT', ['seconds must be an integer from 1 to 158112000 (five years)']);
+    }
+    const now = await this.clocks.advance(caller.merchantId, seconds * 1000);
+    await this.afterClockMove(caller);
+    return now;
+  }
+}
+
+function stripEmpty(payer: PayerInput | null | undefined): PayerInput {
+  const out: PayerInput = {};
+  for (const [k, v] of Object.entries(payer ?? {})) {
+    if (typeof v === 'string' && v.trim() !== '') {
+      out[k as keyof PayerInput] = v;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { sendJson } from '../../plugins/errors.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
+import type { RouteDeps } from '../deps.ts';
+
+export const getPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+  app.get(
+    '/v1/payment_orders/:id',
+    {
+      schema: {
+        operationId: 'getPaymentOrder',
+        tags: ['payment_orders'],
+        summary: 'Get a payment order (exactly 200 when found)',
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        response: { 200: PaymentOrderResponse, ...errorResponses },
+      },
+    },
+    async (req, reply) =>
+      sendJson(reply, 200, toPaymentOrderResponse(await orders.get(req.caller, req.params.id), currencies)),
+  );
+};

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { sendJson } from '../../plugins/errors.ts';
+import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
+import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
+import type { RouteDeps } from '../deps.ts';
+
+export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+  app.post(
+    '/v1/payment_orders/:id/refunds',
+    {
+      schema: {
+        operationId: 'refundPaymentOrder',
+        tags: ['payment_orders'],
+        summary: 'Refund a CLOSED payment order in full (CLOSED → REFUNDED)',
+        headers: IdempotencyHeaders,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        body: Type.Optional(Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) })),
+        response: { 200: PaymentOrderResponse, ...writeErrorResponses },
+      },
+    },
+    async (req, reply) =>
+      sendJson(reply, 200, toPaymentOrderResponse(await orders.refund(req.caller, req.params.id), currencies)),
+  );
+};

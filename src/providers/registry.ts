@@ -1,0 +1,45 @@
+import type { CurrencyTable } from '../domain/currencies/currency.ts';
+import type { PaymentMethodType } from '../domain/payment-methods/payment-method.ts';
+import type {
+  CardPaymentProvider,
+  ChainWatcher,
+  PushPaymentProvider,
+} from '../domain/payment-methods/payment-provider.ts';
+import { BankTransferProvider } from './bank-transfer/bank-transfer.provider.ts';
+import { CardProvider } from './card/card.provider.ts';
+import { TestCardProcessor } from './card/test-card-processor.ts';
+import { CashProvider } from './cash/cash.provider.ts';
+import { CryptoOnchainProvider, TestChain } from './crypto-onchain/crypto-onchain.provider.ts';
+import { PixProvider } from './pix/pix.provider.ts';
+
+/** Every adapter, one per method type, plus the test-mode stand-ins for the outside world. */
+export type ProviderRegistry = {
+  card: CardPaymentProvider;
+  push: Record<Exclude<PaymentMethodType, 'CARD'>, PushPaymentProvider>;
+  chain: ChainWatcher;
+  /** Test mode's card network and blockchain, exposed so test helpers can drive them. */
+  testProcessor: TestCardProcessor;
+  testChain: TestChain;
+};
+
+export function createProviders(
+  currencies: CurrencyTable,
+  now: () => Date,
+  options: { requiredConfirmations?: number; cardApprovalDelayMs?: number } = {},
+): ProviderRegistry {
+  const decimalsOf = (code: string) => currencies.get(code)?.decimals ?? 2;
+  const testProcessor = new TestCardProcessor({ now, approvalDelayMs: options.cardApprovalDelayMs ?? 3000 });
+  const testChain = new TestChain();
+  return {
+    card: new CardProvider({ test: testProcessor, live: null }, now),
+    push: {
+      PIX: new PixProvider(),
+      CRYPTO_ONCHAIN: new CryptoOnchainProvider(decimalsOf, () => options.requiredConfirmations ?? 2),
+      BANK_TRANSFER: new BankTransferProvider(decimalsOf),
+      CASH: new CashProvider(decimalsOf),
+    },
+    chain: testChain,
+    testProcessor,
+    testChain,
+  };
+}
