@@ -230,6 +230,12 @@ export class CheckoutPreferenceService {
     return { ...result, data: result.data.map((p) => this.withEffectiveStatus(caller, p)) };
   }
 
+  /** For the hosted checkout: by id alone (the id is the payer's capability), with its effective status. */
+  async getForCheckout(id: string): Promise<CheckoutPreference | undefined> {
+    const pref = isWellFormedId(id) ? await this.uow.read.preferences.getById(id) : undefined;
+    return pref ? this.withEffectiveStatus({ merchantId: pref.merchantId, mode: pref.mode, key: '' }, pref) : undefined;
+  }
+
   private withEffectiveStatus(caller: Caller, pref: CheckoutPreference): CheckoutPreference {
     const status = effectiveStatus(pref, this.clock(caller).now().getTime());
     return status === pref.status ? pref : { ...pref, status };

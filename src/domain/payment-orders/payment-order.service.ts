@@ -94,6 +94,17 @@ export class PaymentOrderService {
     return this.uow.read.orders.list(caller.merchantId, caller.mode, page, filter);
   }
 
+  /** For the hosted checkout: an order of this preference (the pair of ids is the payer's capability). */
+  async getForCheckout(preferenceId: string, orderId: string): Promise<PaymentOrder | undefined> {
+    const order = isWellFormedId(orderId) ? await this.uow.read.orders.getById(orderId) : undefined;
+    return order && order.checkoutPreferenceId === preferenceId ? order : undefined;
+  }
+
+  /** The preference's most recent order, if any. */
+  async latestForPreference(preferenceId: string): Promise<PaymentOrder | undefined> {
+    return (await this.uow.read.orders.listForPreference(preferenceId))[0];
+  }
+
   /** The methods a payer may choose for this preference, in catalogue order. */
   async eligibleFor(pref: CheckoutPreference): Promise<PaymentMethod[]> {
     const all = await this.methods.all();
