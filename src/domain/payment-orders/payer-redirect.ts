@@ -17,9 +17,15 @@ export function payerRedirectUrl(pref: CheckoutPreference, order: PaymentOrder):
   if (!stored) {
     return null;
   }
-  const url = new URL(stored);
-  url.searchParams.set('checkout_preference_id', pref.id);
-  url.searchParams.set('payment_order_id', order.id);
-  url.searchParams.set('status', order.status);
-  return url.toString();
+  // Appended as text so the merchant's own query string stays byte for byte as stored.
+  const hashAt = stored.indexOf('#');
+  const base = hashAt === -1 ? stored : stored.slice(0, hashAt);
+  const fragment = hashAt === -1 ? '' : stored.slice(hashAt);
+  const ours = new URLSearchParams({
+    checkout_preference_id: pref.id,
+    payment_order_id: order.id,
+    status: order.status,
+  }).toString();
+  const separator = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return `${base}${separator}${ours}${fragment}`;
 }

@@ -84,6 +84,8 @@ function fastifyClientError(error: FastifyError): AppError | null {
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new AppError('WRONG_INPUT', ['malformed URL']);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('WRONG_INPUT', ['a path parameter is longer than the limit']);
     default:
       break;
   }
@@ -104,6 +106,19 @@ function fastifyClientError(error: FastifyError): AppError | null {
   return null;
 }
 
+/**
+ * PostgreSQL refuses some text the client sent: NUL (U+0000) has no place in a `text` value
+ * (SQLSTATE 22021, 22P05). That is the request's fault, so it is a 400, never a 500. SQLite
+ * stores such text, so the edges (body parser, auth) should refuse it first on every backend.
+ */
+function databaseInputError(error: unknown): AppError | null {
+  const code = (error as { code?: unknown }).code;
+  if (code === '22021' || code === '22P05') {
+    return new AppError('WRONG_INPUT', ['the request contains a NUL character (\\u0000), which text does not accept']);
+  }
+  return null;
+}
+
 /** The three tiers: AppError → its status; validation and parse errors → 4xx; anything else → 500, logged. */
 export function handleError(error: FastifyError | Error, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof AppError) {
@@ -116,7 +131,7 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
       new AppError('WRONG_INPUT', validationMessages(fe.validation, fe.validationContext ?? 'body')),
     );
   }
-  const mapped = fastifyClientError(fe);
+  const mapped = fastifyClientError(fe) ?? databaseInputError(error);
   if (mapped) {
     return sendError(reply, mapped);
   }

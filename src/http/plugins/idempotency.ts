@@ -1,15 +1,48 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
+import type { Caller } from '../../domain/merchants/merchant.ts';
 import { AppError } from '../../domain/shared/errors.ts';
+
+/** A key this request holds (IN_FLIGHT) until its answer is stored or the key is released. */
+type Claim = { caller: Caller; key: string; hash: string; stored: boolean; settled: boolean };
 
 /**
  * `Idempotency-Key` on POST: the first answer for (merchant, mode, key) is stored in the same
  * transaction as the object it created and replayed byte for byte to every retry; a different
  * body under the same key is 422, a retry while the first is running is 409. Answers that are
  * errors are not stored (the key is released), so a corrected retry runs normally.
+ *
+ * Steps: 1. preHandler claims the key (or replays / refuses); 2. the route stores its answer
+ * inside its own transaction through `req.idempotency.complete`; 3. onSend, before a byte
+ * reaches the client, releases the key of an error answer, or stores a success answer that the
+ * route did not store itself (operations that are idempotent by nature, such as archive), so a
+ * client that retries the moment it has its answer never meets its own stale claim.
  */
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
+  const claims = new WeakMap<FastifyRequest, Claim>();
+
+  const settle = async (req: FastifyRequest, status: number, payload: unknown): Promise<void> => {
+    const claim = claims.get(req);
+    if (!claim || claim.settled) {
+      return;
+    }
+    claim.settled = true;
+    try {
+      if (status >= 200 && status < 300) {
+        if (!claim.stored && typeof payload === 'string') {
+          await idempotency.completeAlone(claim.caller, claim.key, status, payload);
+        }
+        return;
+      }
+      // Deletes only an IN_FLIGHT row with this request's fingerprint: a stored answer stays.
+      await idempotency.release(claim.caller, claim.key, claim.hash);
+    } catch (error) {
+      // The claim then lapses with its lock (30 s); the answer itself must still go out.
+      req.log.error({ err: error }, 'could not settle idempotency key');
+    }
+  };
+
   app.decorateRequest('idempotency', undefined);
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST') {
@@ -36,17 +69,24 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
         .header('idempotent-replayed', 'true');
       return reply.send(decision.body);
     }
+    const claim: Claim = { caller, key: raw, hash, stored: false, settled: false };
+    claims.set(req, claim);
     req.idempotency = {
-      complete: (repos, status, body) => idempotency.complete(repos, caller, raw, status, body),
+      complete: async (repos, status, body) => {
+        await idempotency.complete(repos, caller, raw, status, body);
+        claim.stored = true;
+      },
     };
     reply.header('idempotent-replayed', 'false');
-    // Any answer other than the stored success frees the key for a corrected retry.
-    reply.raw.once('finish', () => {
-      if (reply.statusCode >= 300) {
-        idempotency.release(caller, raw, hash).catch((error: unknown) => {
-          req.log.error({ err: error }, 'could not release idempotency key');
-        });
+    // A connection torn down before any answer was sent must not keep the key until its lock lapses.
+    reply.raw.once('close', () => {
+      if (!claim.settled) {
+        void settle(req, 500, undefined);
       }
     });
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    await settle(req, reply.statusCode, payload);
+    return payload;
   });
 }
