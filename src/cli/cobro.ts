@@ -2,8 +2,11 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
+import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
 import { AppError } from '../domain/shared/errors.ts';
 import { createCobro } from '../main.ts';
+import { deriveBtcAddress, deriveEvmAddress } from '../providers/crypto-onchain/derivation.ts';
+import { detectPixKeyType } from '../providers/pix/br-code.ts';
 
 const USAGE = `Usage: npm run --silent cobro -- <command>
 
@@ -13,12 +16,72 @@ Commands:
   keys create --merchant ID --mode test|live [--json]
                                                    new key pair for a merchant
   keys revoke KEY                                  revoke a key (its secret stops working at once)
+  settings show --merchant ID                      the merchant's payment settings
+  settings set --merchant ID [options]             set payment settings (test mode has working defaults):
+      --pix-key KEY --pix-name NAME --pix-city CITY
+      --btc-xpub XPUB [--btc-network mainnet|testnet]   account-level BIP84 zpub/vpub (or xpub/tpub)
+      --evm-xpub XPUB                                    account-level xpub at m/44'/60'/0'
+      --bank-name N --bank-holder H --bank-account A --bank-routing R
 
 The database is DATABASE_URL (default sqlite:./data/cobro.db).`;
 
 function fail(message: string): never {
   process.stderr.write(`cobro: ${message}\n`);
   process.exit(2);
+}
+
+/** Builds a settings patch from the flags, checking each value the way the checkout will use it. */
+function settingsPatch(v: Record<string, string | boolean | undefined>): StoredSettings {
+  const str = (name: string): string | undefined => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+  const patch: StoredSettings = {};
+  const pixKey = str('pix-key');
+  if (pixKey !== undefined) {
+    if (!detectPixKeyType(pixKey)) {
+      fail('--pix-key must be a PIX key: CPF, CNPJ, +55 phone, e-mail or random key (EVP)');
+    }
+    const name = str('pix-name');
+    const city = str('pix-city');
+    if (!name || !city) {
+      fail('--pix-key needs --pix-name and --pix-city (they appear in the BR Code)');
+    }
+    patch.pix = { key: pixKey, merchant_name: name, city };
+  }
+  const btc = str('btc-xpub');
+  const network = str('btc-network') ?? 'mainnet';
+  if (network !== 'mainnet' && network !== 'testnet') {
+    fail('--btc-network must be mainnet or testnet');
+  }
+  if (btc !== undefined) {
+    try {
+      deriveBtcAddress(btc, 0, network);
+    } catch (error) {
+      fail(`--btc-xpub: ${(error as Error).message}`);
+    }
+    patch.crypto = { ...patch.crypto, btc_xpub: btc, btc_network: network };
+  }
+  const evm = str('evm-xpub');
+  if (evm !== undefined) {
+    try {
+      deriveEvmAddress(evm, 0);
+    } catch (error) {
+      fail(`--evm-xpub: ${(error as Error).message}`);
+    }
+    patch.crypto = { ...patch.crypto, evm_xpub: evm };
+  }
+  const bankName = str('bank-name');
+  if (bankName !== undefined) {
+    const holder = str('bank-holder');
+    const account = str('bank-account');
+    const routing = str('bank-routing');
+    if (!holder || !account || !routing) {
+      fail('--bank-name needs --bank-holder, --bank-account and --bank-routing');
+    }
+    patch.bank = { bank_name: bankName, account_holder: holder, account_number: account, routing };
+  }
+  if (Object.keys(patch).length === 0) {
+    fail('settings set needs at least one of --pix-key, --btc-xpub, --evm-xpub, --bank-name');
+  }
+  return patch;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -31,6 +94,16 @@ async function main(argv: string[]): Promise<void> {
       merchant: { type: 'string' },
       mode: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'pix-key': { type: 'string' },
+      'pix-name': { type: 'string' },
+      'pix-city': { type: 'string' },
+      'btc-xpub': { type: 'string' },
+      'btc-network': { type: 'string' },
+      'evm-xpub': { type: 'string' },
+      'bank-name': { type: 'string' },
+      'bank-holder': { type: 'string' },
+      'bank-account': { type: 'string' },
+      'bank-routing': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -76,6 +149,17 @@ async function main(argv: string[]): Promise<void> {
       }
       await merchants.revokeKey(arg);
       process.stdout.write(`revoked ${arg}\n`);
+    } else if (command === 'settings' && (sub === 'show' || sub === 'set')) {
+      if (!values.merchant) {
+        fail(`settings ${sub} needs --merchant ID`);
+      }
+      if (sub === 'show') {
+        process.stdout.write(`${JSON.stringify(await merchants.getSettings(values.merchant), null, 2)}\n`);
+      } else {
+        const patch = settingsPatch(values);
+        const saved = await merchants.updateSettings(values.merchant, patch);
+        process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
+      }
     } else {
       fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
     }

@@ -117,6 +117,14 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     );
   });
 
+  // A POST without a body is an empty object: optional-body operations (refunds, test helpers)
+  // then validate normally, and required members are reported by name instead of "body must be an object".
+  app.addHook('preValidation', async (req) => {
+    if (req.method === 'POST' && req.body === undefined) {
+      req.body = {};
+    }
+  });
+
   registerErrorHandlers(app);
   const metrics = registerMetrics(app);
 

@@ -3,6 +3,7 @@ import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { hashSecret, modeOfKey, newKeyPair, secretMatches } from './credentials.ts';
+import type { StoredSettings } from './merchant-settings.ts';
 import type { ApiKey, Caller, Merchant, Mode } from './merchant.ts';
 
 export type IssuedKeyPair = { merchantId: string; apiKey: string; apiSecret: string; mode: Mode };
@@ -110,6 +111,28 @@ export class MerchantService {
     if (!revoked) {
       throw new AppError('NOT_FOUND', ['api key not found']);
     }
+  }
+
+  /** Merges `patch` into the merchant's stored payment settings (PIX key, extended public keys, bank account). */
+  async updateSettings(merchantId: string, patch: StoredSettings): Promise<StoredSettings> {
+    return this.uow.transaction(async (repos) => {
+      if (!(await repos.merchants.get(merchantId))) {
+        throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
+      }
+      const current = JSON.parse((await repos.merchants.getSettings(merchantId)) ?? '{}') as StoredSettings;
+      const next: StoredSettings = {
+        ...current,
+        ...(patch.pix ? { pix: patch.pix } : {}),
+        ...(patch.crypto ? { crypto: { ...current.crypto, ...patch.crypto } } : {}),
+        ...(patch.bank ? { bank: patch.bank } : {}),
+      };
+      await repos.merchants.setSettings(merchantId, JSON.stringify(next));
+      return next;
+    });
+  }
+
+  async getSettings(merchantId: string): Promise<StoredSettings> {
+    return JSON.parse((await this.uow.read.merchants.getSettings(merchantId)) ?? '{}') as StoredSettings;
   }
 
   async hasMerchants(): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJson } from '../../plugins/errors.ts';
-import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
+import { IdempotencyHeaders, Nullable, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
 import type { RouteDeps } from '../deps.ts';
 
@@ -15,7 +15,7 @@ export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
         summary: 'Refund a CLOSED payment order in full (CLOSED → REFUNDED)',
         headers: IdempotencyHeaders,
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        body: Type.Optional(Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) })),
+        body: Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }),
         response: { 200: PaymentOrderResponse, ...writeErrorResponses },
       },
     },

@@ -21,31 +21,27 @@ export const testHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app
         tags: ['test_helpers'],
         summary: 'Pay a checkout preference as a payer would (test mode)',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        body: Type.Optional(
-          Nullable(
-            Type.Object({
-              payment_method_id: OptionalText(64),
-              outcome: Type.Optional(Nullable(StringEnum(['APPROVED', 'REJECTED', 'PENDING'] as const))),
-              payer: Type.Optional(
-                Nullable(
-                  Type.Object({
-                    email: OptionalText(254),
-                    name: OptionalText(200),
-                    first_name: OptionalText(200),
-                    last_name: OptionalText(200),
-                    phone: OptionalText(40),
-                    phone_number: OptionalText(40),
-                  }),
-                ),
-              ),
-            }),
+        body: Type.Object({
+          payment_method_id: OptionalText(64),
+          outcome: Type.Optional(Nullable(StringEnum(['APPROVED', 'REJECTED', 'PENDING'] as const))),
+          payer: Type.Optional(
+            Nullable(
+              Type.Object({
+                email: OptionalText(254),
+                name: OptionalText(200),
+                first_name: OptionalText(200),
+                last_name: OptionalText(200),
+                phone: OptionalText(40),
+                phone_number: OptionalText(40),
+              }),
+            ),
           ),
-        ),
+        }),
         response: { 201: PaymentOrderResponse, ...writeErrorResponses, ...forbidden },
       },
     },
     async (req, reply) => {
-      const body = req.body ?? {};
+      const body = req.body;
       const order = await testHelpers.pay(req.caller, req.params.id, {
         paymentMethodId: body.payment_method_id ?? null,
         outcome: body.outcome ?? null,

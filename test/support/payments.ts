@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { TestMerchant } from './test-app.ts';
+
+export type OrderBody = Record<string, unknown> & {
+  id: string;
+  status: string;
+  anomaly: string;
+  sequence: number;
+  payment_instructions: Record<string, unknown> | null;
+};
+
+/** Which currency each method type is tested in (the catalogue has methods in these). */
+export const METHOD_CURRENCY: Record<string, string> = {
+  CARD: 'USD',
+  PIX: 'BRL',
+  CRYPTO_ONCHAIN: 'USD',
+  BANK_TRANSFER: 'MXN',
+  CASH: 'MXN',
+};
+
+export async function pay(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  preferenceId: string,
+  body: Record<string, unknown> = {},
+): Promise<{ statusCode: number; body: string; json: () => OrderBody }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/test_helpers/checkout_preferences/${preferenceId}/pay`,
+    headers: merchant.authHeaders,
+    payload: body,
+  });
+  return { statusCode: res.statusCode, body: res.body, json: () => res.json() as OrderBody };
+}
+
+export async function getOrder(app: FastifyInstance, merchant: TestMerchant, id: string): Promise<OrderBody> {
+  const res = await app.inject({ method: 'GET', url: `/v1/payment_orders/${id}`, headers: merchant.authHeaders });
+  if (res.statusCode !== 200) {
+    throw new Error(`GET order ${id}: ${res.statusCode} ${res.body}`);
+  }
+  return res.json() as OrderBody;
+}
