@@ -37,7 +37,9 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
       .orderBy('sequence')
       .execute();
     assert.equal(events.length, Number(o.sequence), `order ${o.id}: one event per committed change`);
-    events.forEach((e, i) => assert.equal(Number(e.sequence), i + 1));
+    for (const [i, e] of events.entries()) {
+      assert.equal(Number(e.sequence), i + 1);
+    }
     assert.equal(events[events.length - 1]?.event_type, `PAYMENT_ORDER.${o.status}`);
     model.orders.set(o.id, o.status);
   }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 
 // Only SQL that SQLite and PostgreSQL both accept. Never edit once shipped: add a migration.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -44,7 +44,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('payment_orders')
     .columns(['merchant_id', 'mode', 'created_at', 'id'])
     .execute();
-  await db.schema.createIndex('payment_orders_preference').on('payment_orders').columns(['checkout_preference_id']).execute();
+  await db.schema
+    .createIndex('payment_orders_preference')
+    .on('payment_orders')
+    .columns(['checkout_preference_id'])
+    .execute();
   await db.schema.createIndex('payment_orders_open').on('payment_orders').columns(['status', 'expires_at']).execute();
   // The database itself holds "at most one successful payment per checkout": whatever the
   // application does, a second CLOSED (or REFUNDED, which was CLOSED) order for one preference fails.
@@ -66,7 +70,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('events_entity').on('events').columns(['entity_id', 'sequence']).execute();
-  await db.schema.createIndex('events_list').on('events').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('events_list')
+    .on('events')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
 
   // Per-merchant counters: address derivation indexes and reference numbers, never reused.
   await db.schema

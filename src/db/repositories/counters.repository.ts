@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { CounterRepository, TestClockRepository } from '../../domain/merchants/merchant.repository.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Database } from '../schema.ts';
 
 export class KyselyCounterRepository implements CounterRepository {
@@ -10,7 +10,9 @@ export class KyselyCounterRepository implements CounterRepository {
     const row = await this.db
       .insertInto('counters')
       .values({ merchant_id: merchantId, mode, name, value: 1n })
-      .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'name']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1n) })))
+      .onConflict((oc) =>
+        oc.columns(['merchant_id', 'mode', 'name']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1n) })),
+      )
       .returning('value')
       .executeTakeFirstOrThrow();
     return BigInt(row.value);
@@ -21,7 +23,11 @@ export class KyselyTestClockRepository implements TestClockRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async getOffset(merchantId: string): Promise<number> {
-    const row = await this.db.selectFrom('test_clocks').select('offset_ms').where('merchant_id', '=', merchantId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('test_clocks')
+      .select('offset_ms')
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirst();
     return row ? Number(row.offset_ms) : 0;
   }
 

@@ -4,11 +4,11 @@ import type { Database } from '../schema.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
 import { KyselyEventRepository } from './event.repository.ts';
-import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
+import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
   return {

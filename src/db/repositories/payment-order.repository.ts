@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type { PaymentAnomaly, PaymentOrderStatus } from '../../domain/payment-orders/payment-order.status.ts';
 import type {
   PaymentInstructions,
   PaymentOrder,
@@ -8,7 +9,6 @@ import type {
   PaymentOrderFilter,
   PaymentOrderRepository,
 } from '../../domain/payment-orders/payment-order.ts';
-import type { PaymentAnomaly, PaymentOrderStatus } from '../../domain/payment-orders/payment-order.status.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
@@ -148,7 +148,11 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async list(merchantId: string, mode: Mode, page: PageRequest, f: PaymentOrderFilter): Promise<Page<PaymentOrder>> {
-    let q = this.db.selectFrom('payment_orders').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
+    let q = this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode);
     if (f.checkoutPreferenceId !== undefined) {
       q = q.where('checkout_preference_id', '=', f.checkoutPreferenceId);
     }
@@ -170,7 +174,11 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     if (page.cursor) {
       q = q.where(afterCursor<Database, 'payment_orders'>(page.cursor));
     }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows.map(toOrder), page.limit);
   }
 

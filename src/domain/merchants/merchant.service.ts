@@ -3,8 +3,8 @@ import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { hashSecret, modeOfKey, newKeyPair, secretMatches } from './credentials.ts';
-import type { StoredSettings } from './merchant-settings.ts';
 import type { ApiKey, Caller, Merchant, Mode } from './merchant.ts';
+import type { StoredSettings } from './merchant-settings.ts';
 
 export type IssuedKeyPair = { merchantId: string; apiKey: string; apiSecret: string; mode: Mode };
 
