@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Settings, read once from the environment at start. A bad value stops the start with a
  * message naming the variable: a payments service must not guess at its configuration.
@@ -58,17 +60,31 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
-  const publicUrlRaw = text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let publicUrl: string;
-  try {
-    const url = new URL(publicUrlRaw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new Error('scheme');
-    }
-    publicUrl = publicUrlRaw.replace(/\/+$/, '');
-  } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${publicUrlRaw}"`);
+  // A name or an address: anything else would also corrupt the default PUBLIC_URL built from it.
+  if (isIP(host) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
+    throw new ConfigError(`HOST must be a host name or an IP address, got "${host}"`);
   }
+  const publicUrlRaw = text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let url: URL | null = null;
+  try {
+    url = new URL(publicUrlRaw);
+  } catch {
+    url = null;
+  }
+  // Checkout URLs are PUBLIC_URL + /checkout/{id}: a query, a fragment or credentials would break or leak them.
+  if (
+    url === null ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    !/^https?:\/\/[^/?#]/i.test(publicUrlRaw) ||
+    /[?#]/.test(publicUrlRaw) ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new ConfigError(
+      `PUBLIC_URL must be an absolute http(s) URL without query, fragment or credentials, got "${publicUrlRaw}"`,
+    );
+  }
+  const publicUrl = publicUrlRaw.replace(/\/+$/, '');
 
   const databaseUrl = text(env, 'DATABASE_URL') ?? 'sqlite:./data/cobro.db';
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {

@@ -8,9 +8,10 @@ import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
 import { AppError } from '../domain/shared/errors.ts';
 import { newId } from '../domain/shared/ids.ts';
+import { checkoutPages } from '../web/checkout/checkout.plugin.ts';
 import './types.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
-import { registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
+import { handleError, registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import type { RouteDeps } from './routes/deps.ts';
@@ -42,6 +43,53 @@ export type AppOptions = {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+// NUL and unpaired surrogates: PostgreSQL refuses them and SQLite would store them mangled,
+// so they are refused at the door, where the answer is the same on every backend.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point of this pattern
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+type ParsedBody = { ok: true; text: string; value: unknown } | { ok: false; message: string };
+
+/** Strict JSON body parsing: valid UTF-8, no prototype-polluting keys, no unstorable characters. */
+export function parseJsonBody(body: Buffer): ParsedBody {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return { ok: false, message: 'request body must be valid UTF-8' };
+  }
+  if (text.trim() === '') {
+    return { ok: true, text: '', value: undefined };
+  }
+  let unstorable = false;
+  let value: unknown;
+  try {
+    value = sjson.parse(
+      text,
+      (key: string, v: unknown) => {
+        if (UNSTORABLE.test(key) || (typeof v === 'string' && UNSTORABLE.test(v))) {
+          unstorable = true;
+        }
+        return v;
+      },
+      { protoAction: 'error', constructorAction: 'error' },
+    );
+  } catch (error) {
+    const forbidden = error instanceof SyntaxError ? false : /prototype|constructor/i.test((error as Error).message);
+    return {
+      ok: false,
+      message: forbidden
+        ? 'request body must not contain __proto__ or constructor.prototype members'
+        : 'request body is not valid JSON',
+    };
+  }
+  if (unstorable) {
+    return { ok: false, message: 'request body must not contain NUL characters or unpaired UTF-16 surrogates' };
+  }
+  return { ok: true, text, value };
+}
+
 /** Builds the HTTP application; never listens (main.ts and tests decide how it is served). */
 export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -65,6 +113,8 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
       },
     },
     return503OnClosing: true,
+    // Malformed percent-encoding and over-long path parameters answer with the API's error body too.
+    frameworkErrors: (error, req, reply) => handleError(error, req, reply),
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -89,19 +139,15 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   // 2. Bodies: JSON only, parsed safely; an empty body (GET/DELETE sent with a JSON content type) is no body.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
-    /^application\/([\w.+-]+\+)?json$/i,
-    { parseAs: 'string', bodyLimit: options.bodyLimitBytes },
+    /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
+    { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes },
     (req, body, done) => {
-      const text = body as string;
-      if (text.trim() === '') {
-        done(null, undefined);
-        return;
-      }
-      req.rawBody = text;
-      try {
-        done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-      } catch {
-        done(new AppError('WRONG_INPUT', ['request body is not valid JSON']), undefined);
+      const parsed = parseJsonBody(body as Buffer);
+      if (parsed.ok) {
+        req.rawBody = parsed.text;
+        done(null, parsed.value);
+      } else {
+        done(new AppError('WRONG_INPUT', [parsed.message]), undefined);
       }
     },
   );
@@ -167,6 +213,8 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     reply.header('content-type', metrics.contentType).send(await metrics.metrics()),
   );
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
+
+  await app.register(checkoutPages, deps);
 
   // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.
   await app.register(async (v1) => {

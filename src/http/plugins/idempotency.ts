@@ -78,12 +78,9 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
       },
     };
     reply.header('idempotent-replayed', 'false');
-    // A connection torn down before any answer was sent must not keep the key until its lock lapses.
-    reply.raw.once('close', () => {
-      if (!claim.settled) {
-        void settle(req, 500, undefined);
-      }
-    });
+    // No release on a dropped connection: the handler may still be creating the object, and
+    // freeing its key then would let a retry create a second one. A claim that is never
+    // settled (the process died) lapses with its lock.
   });
   app.addHook('onSend', async (req, reply, payload) => {
     await settle(req, reply.statusCode, payload);

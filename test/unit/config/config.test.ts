@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../../src/config/config.ts';
+
+// src/config/config.ts: settings are read once at start, and a bad value stops the start with a
+// message naming the variable (and the value), so an operator knows what to fix.
+
+function refuses(env: Record<string, string>, variable: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `${JSON.stringify(env)} threw ${String(error)}`);
+      assert.ok(
+        error.message.includes(variable),
+        `${JSON.stringify(env)}: "${error.message}" does not name ${variable}`,
+      );
+      return true;
+    },
+    `${JSON.stringify(env)} must be refused`,
+  );
+}
+
+test('an empty environment gives the documented defaults', () => {
+  assert.deepEqual(loadConfig({}), {
+    port: 3000,
+    host: '127.0.0.1',
+    publicUrl: 'http://127.0.0.1:3000',
+    databaseUrl: 'sqlite:./data/cobro.db',
+    bootstrap: null,
+    logLevel: 'info',
+    rateLimitPerSecond: 100,
+    authFailuresPerMinute: 100,
+    bodyLimitBytes: 65_536,
+    idempotencyRetentionHours: 24,
+    ratesFile: null,
+    sqliteSynchronous: 'FULL',
+    pgPoolSize: 10,
+  });
+});
+
+test('valid values are read, trimmed and normalised', () => {
+  const config = loadConfig({
+    PORT: ' 8080 ',
+    HOST: '0.0.0.0',
+    PUBLIC_URL: 'https://pay.example.com/cobro/',
+    DATABASE_URL: 'postgres://cobro@db.internal:5432/cobro',
+    BOOTSTRAP_API_KEY: 'ck_test_ci_bootstrap',
+    BOOTSTRAP_API_SECRET: 'cs_test_ci_bootstrap_secret_1',
+    LOG_LEVEL: 'WARN',
+    RATE_LIMIT_PER_SECOND: '20',
+    AUTH_FAILURES_PER_MINUTE: '10',
+    BODY_LIMIT_BYTES: '1024',
+    IDEMPOTENCY_RETENTION_HOURS: '48',
+    RATES_FILE: './rates.json',
+    SQLITE_SYNCHRONOUS: 'extra',
+    PG_POOL_SIZE: '4',
+  });
+  assert.equal(config.port, 8080);
+  assert.equal(config.publicUrl, 'https://pay.example.com/cobro');
+  assert.deepEqual(config.bootstrap, { apiKey: 'ck_test_ci_bootstrap', apiSecret: 'cs_test_ci_bootstrap_secret_1' });
+  assert.equal(config.logLevel, 'warn');
+  assert.equal(config.sqliteSynchronous, 'EXTRA');
+  assert.equal(config.idempotencyRetentionHours, 48);
+  // An empty value means "not set": the default applies.
+  assert.equal(loadConfig({ PORT: '', RATE_LIMIT_PER_SECOND: '  ' }).rateLimitPerSecond, 100);
+  // An IPv6 HOST gets brackets in the default PUBLIC_URL.
+  assert.equal(loadConfig({ HOST: '::1', PORT: '4000' }).publicUrl, 'http://[::1]:4000');
+});
+
+test('each bad value refuses to start with a message naming its variable', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '65536' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://files.example' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'javascript:alert(1)' }, 'PUBLIC_URL'],
+    [{ DATABASE_URL: 'mysql://root@localhost/cobro' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://' }, 'DATABASE_URL'],
+    [{ BOOTSTRAP_API_KEY: 'ck_test_ci_bootstrap' }, 'BOOTSTRAP_API_SECRET'],
+    [{ BOOTSTRAP_API_SECRET: 'cs_test_ci_bootstrap_secret_1' }, 'BOOTSTRAP_API_KEY'],
+    [
+      { BOOTSTRAP_API_KEY: 'ck_live_ci_bootstrap', BOOTSTRAP_API_SECRET: 'cs_test_ci_bootstrap_secret_1' },
+      'BOOTSTRAP_API_KEY',
+    ],
+    [{ BOOTSTRAP_API_KEY: 'ck_test_ci_bootstrap', BOOTSTRAP_API_SECRET: 'short' }, 'BOOTSTRAP_API_SECRET'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
+    [{ RATE_LIMIT_PER_SECOND: '1e3' }, 'RATE_LIMIT_PER_SECOND'],
+    [{ AUTH_FAILURES_PER_MINUTE: 'many' }, 'AUTH_FAILURES_PER_MINUTE'],
+    [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ BODY_LIMIT_BYTES: '99999999999' }, 'BODY_LIMIT_BYTES'],
+    [{ IDEMPOTENCY_RETENTION_HOURS: '23' }, 'IDEMPOTENCY_RETENTION_HOURS'],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
+    [{ PG_POOL_SIZE: '0' }, 'PG_POOL_SIZE'],
+    [{ PG_POOL_SIZE: '201' }, 'PG_POOL_SIZE'],
+  ];
+  for (const [env, variable] of cases) {
+    refuses(env, variable);
+  }
+});
+
+test('a PUBLIC_URL that cannot prefix checkout URLs (query, fragment, credentials) is refused', () => {
+  for (const url of [
+    'https://pay.example.com/?tenant=1',
+    'https://pay.example.com/#top',
+    'https://user:secret@pay.example.com',
+    'http:pay.example.com',
+  ]) {
+    refuses({ PUBLIC_URL: url }, 'PUBLIC_URL');
+  }
+});
+
+test('a HOST that makes no URL is refused naming HOST, not the PUBLIC_URL the operator never set', () => {
+  refuses({ HOST: 'two words' }, 'HOST');
+  refuses({ HOST: 'evil.example/path' }, 'HOST');
+  // With PUBLIC_URL set, HOST is only the listen address.
+  assert.equal(
+    loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://pay.example.com' }).publicUrl,
+    'https://pay.example.com',
+  );
+});
