@@ -18,6 +18,17 @@ export type Config = {
   ratesFile: string | null;
   sqliteSynchronous: 'FULL' | 'EXTRA' | 'NORMAL';
   pgPoolSize: number;
+  webhooks: {
+    allowPrivateNetworks: boolean;
+    /** Exact `ip:port` (or `[ipv6]:port`, `host:port`) targets allowed despite being private. */
+    allowlist: string[];
+    retryDelaysSeconds: number[];
+    timeoutMs: number;
+    maxConcurrencyPerEndpoint: number;
+    secretOverlapSeconds: number;
+  };
+  /** 32-byte key sealing webhook secrets at rest; null: a key file beside the data is used. */
+  secretsKey: Buffer | null;
 };
 
 export class ConfigError extends Error {
@@ -55,6 +66,27 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return found;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!/^(true|false|1|0)$/i.test(raw)) {
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  }
+  return /^(true|1)$/i.test(raw);
+}
+
+function list(env: Env, name: string): string[] {
+  const raw = text(env, name);
+  return raw === undefined
+    ? []
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -117,5 +149,40 @@ export function loadConfig(env: Env = process.env): Config {
     ratesFile: text(env, 'RATES_FILE') ?? null,
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'EXTRA', 'NORMAL'] as const, 'FULL'),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
+    webhooks: {
+      allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      allowlist: list(env, 'WEBHOOK_ALLOWLIST').map((entry) => {
+        if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(entry)) {
+          throw new ConfigError(`WEBHOOK_ALLOWLIST entries must be host:port or [ipv6]:port, got "${entry}"`);
+        }
+        return entry;
+      }),
+      retryDelaysSeconds: (() => {
+        const raw = list(env, 'WEBHOOK_RETRY_DELAYS');
+        if (raw.length === 0) {
+          return [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+        }
+        return raw.map((d) => {
+          if (!/^\d+(\.\d+)?$/.test(d) || Number(d) > 30 * 86400) {
+            throw new ConfigError(`WEBHOOK_RETRY_DELAYS must be seconds separated by commas, got "${d}"`);
+          }
+          return Number(d);
+        });
+      })(),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+      maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY', 4, 1, 100),
+      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
+    },
+    secretsKey: (() => {
+      const raw = text(env, 'SECRETS_KEY');
+      if (raw === undefined) {
+        return null;
+      }
+      const key = Buffer.from(raw, 'base64');
+      if (key.length !== 32) {
+        throw new ConfigError('SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
+      }
+      return key;
+    })(),
   };
 }

@@ -130,6 +130,60 @@ export type EventsTable = {
   created_at: bigint;
 };
 
+export type WebhookEndpointsTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  url: string;
+  event_types: string | null;
+  enabled: bigint;
+  disabled_reason: string | null;
+  description: string | null;
+  created_at: bigint;
+  updated_at: bigint;
+  deleted_at: bigint | null;
+};
+
+export type WebhookSecretsTable = {
+  owner: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_expires_at: bigint | null;
+  updated_at: bigint;
+};
+
+export type WebhookDeliveriesTable = {
+  id: string;
+  event_id: string;
+  merchant_id: string;
+  mode: string;
+  endpoint_id: string | null;
+  secret_owner: string;
+  url: string;
+  status: string;
+  attempts: bigint;
+  next_attempt_at: bigint;
+  locked_until: bigint | null;
+  lease_token: string | null;
+  last_status_code: bigint | null;
+  last_error: string | null;
+  created_at: bigint;
+  updated_at: bigint;
+};
+
+export type WebhookAttemptsTable = {
+  id: string;
+  delivery_id: string;
+  event_id: string;
+  attempt: bigint;
+  url: string;
+  started_at: bigint;
+  duration_ms: bigint;
+  status_code: bigint | null;
+  error: string | null;
+  response_excerpt: string | null;
+};
+
 export type CountersTable = { merchant_id: string; mode: string; name: string; value: bigint };
 export type TestClocksTable = { merchant_id: string; offset_ms: bigint };
 
@@ -157,4 +211,8 @@ export type Database = {
   events: EventsTable;
   counters: CountersTable;
   test_clocks: TestClocksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 };

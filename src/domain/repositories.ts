@@ -10,6 +10,7 @@ import type {
 import type { PaymentMethodRepository } from './payment-methods/payment-method.ts';
 import type { PaymentOrderRepository } from './payment-orders/payment-order.ts';
 import type { PaymentLinkRepository } from './subscriptions/payment-link.ts';
+import type { EventQueryRepository, WebhookRepository } from './webhooks/webhook.ts';
 
 /** Every repository, bound to one transaction or to committed reads (see UnitOfWork). */
 export type Repositories = {
@@ -23,4 +24,6 @@ export type Repositories = {
   events: EventRepository;
   counters: CounterRepository;
   testClocks: TestClockRepository;
+  webhooks: WebhookRepository;
+  eventQueries: EventQueryRepository;
 };

@@ -49,6 +49,11 @@ export type BuildOptions = {
   /** Receives every log line (JSON), e.g. to prove secrets never reach the logs. */
   logStream?: DestinationStream;
   logLevel?: string;
+  /**
+   * Open this database instead of a fresh one (`config.databaseUrl` of another test app), e.g. to
+   * restart the service on the same data. The caller's app owns the database; this one only closes its connections.
+   */
+  databaseUrl?: string;
 };
 
 let pgDatabase: Promise<string> | null = null;
@@ -92,7 +97,10 @@ export async function buildTestApp(
   let sqlitePath: string | null = null;
   let databaseUrl: string;
   let dir: string | null = null;
-  if (backend === 'sqlite') {
+  if (options.databaseUrl) {
+    databaseUrl = options.databaseUrl;
+    sqlitePath = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : null;
+  } else if (backend === 'sqlite') {
     dir = mkdtempSync(join(tmpdir(), 'cobro-test-'));
     sqlitePath = join(dir, 'cobro.db');
     databaseUrl = `sqlite:${sqlitePath}`;
@@ -104,12 +112,21 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://127.0.0.1:3000',
     RATE_LIMIT_PER_SECOND: '100000',
     PG_POOL_SIZE: '4',
+    // A fixed key so tests never write key files; it seals webhook secrets in the test databases only.
+    SECRETS_KEY: 'dGVzdC1vbmx5LXNlY3JldHMta2V5LTMyLWJ5dGVzISE=',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
   const cobro = await createCobro(config, { clock, logger, jobs: false });
   await cobro.app.ready();
+  // A test may close the app itself (a restart); the cleanup below must not close it twice.
+  const closeOnce = cobro.close;
+  let closing: Promise<void> | null = null;
+  cobro.close = () => {
+    closing ??= closeOnce();
+    return closing;
+  };
   t.after(async () => {
     await cobro.close();
     if (dir) {

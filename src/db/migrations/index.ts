@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_create_foundation.ts';
 import * as m0002 from './0002_create_payment_orders.ts';
+import * as m0003 from './0003_create_webhooks.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
   getMigrations: async (): Promise<Record<string, Migration>> => ({
     '0001_create_foundation': m0001,
     '0002_create_payment_orders': m0002,
+    '0003_create_webhooks': m0003,
   }),
 };

@@ -48,4 +48,9 @@ export class KyselyEventRepository implements EventRepository {
       .execute();
     return rows.map(toEvent);
   }
+
+  async getById(id: string): Promise<DomainEvent | undefined> {
+    const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toEvent(row) : undefined;
+  }
 }

@@ -9,6 +9,7 @@ import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.rep
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
+import { KyselyEventQueryRepository, KyselyWebhookRepository } from './webhook.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
   return {
@@ -22,5 +23,7 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     events: new KyselyEventRepository(db),
     counters: new KyselyCounterRepository(db),
     testClocks: new KyselyTestClockRepository(db),
+    webhooks: new KyselyWebhookRepository(db),
+    eventQueries: new KyselyEventQueryRepository(db),
   };
 }

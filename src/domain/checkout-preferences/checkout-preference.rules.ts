@@ -56,6 +56,14 @@ export function normalizePayer(input: PayerInput | null | undefined, messages: s
   }
   payer.firstName = oneOf('payer', given(input.name), 'name', given(input.first_name), 'first_name', messages);
   payer.lastName = given(input.last_name);
+  for (const [field, value] of [
+    ['payer.first_name', payer.firstName],
+    ['payer.last_name', payer.lastName],
+  ] as const) {
+    if (value !== null && [...value].length > 200) {
+      messages.push(`${field} must be at most 200 characters`);
+    }
+  }
   // Compared after normalising: `+56 9 1234 5678` and `56912345678` are one number, not a conflict.
   // A message names the spelling the client sent.
   const phones: (string | null)[] = [];

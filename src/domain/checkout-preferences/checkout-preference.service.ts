@@ -59,6 +59,8 @@ export class CheckoutPreferenceService {
     private readonly currencies: CurrencyTable,
     private readonly methods: PaymentMethodService,
     private readonly publicUrl: string,
+    /** Refuses webhook targets that are decidably private or internal (SSRF), at creation. */
+    private readonly webhookUrlPolicy: (url: string) => string | null = () => null,
   ) {}
 
   checkoutUrl(id: string): string {
@@ -141,7 +143,14 @@ export class CheckoutPreferenceService {
     }
     const urls = input.customUrls ?? {};
     const customUrls = {
-      statusChangesWebhook: optionalUrl('custom_urls.status_changes_webhook', urls.status_changes_webhook, messages),
+      statusChangesWebhook: ((url) => {
+        const problem = url === null ? null : this.webhookUrlPolicy(url);
+        if (problem) {
+          messages.push(`custom_urls.status_changes_webhook ${problem}`);
+          return null;
+        }
+        return url;
+      })(optionalUrl('custom_urls.status_changes_webhook', urls.status_changes_webhook, messages)),
       successPaymentRedirect: optionalUrl(
         'custom_urls.success_payment_redirect',
         urls.success_payment_redirect,

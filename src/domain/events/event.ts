@@ -24,6 +24,7 @@ export type DomainEvent = {
 export interface EventRepository {
   insert(event: DomainEvent): Promise<void>;
   listForEntity(entityId: string): Promise<DomainEvent[]>;
+  getById(id: string): Promise<DomainEvent | undefined>;
 }
 
 /** `PAYMENT_ORDER.<STATUS>` with the documented and the observed members (COMPATIBILITY.md, Webhooks). */

@@ -7,6 +7,10 @@ import type { PaymentOrder } from './payment-order.ts';
  * the request. Null when the merchant gave no URL for this outcome (the checkout shows a result page).
  */
 export function payerRedirectUrl(pref: CheckoutPreference, order: PaymentOrder): string | null {
+  if (order.status === 'EXPIRED' && order.failureCode === 'superseded') {
+    // The payer chose another method; the checkout is still open, so this is not a failure to report.
+    return null;
+  }
   const success = order.status === 'CLOSED';
   const failed = order.status === 'REJECTED' || order.status === 'EXPIRED';
   const stored = success

@@ -3,6 +3,7 @@ import { normalizePayer } from '../checkout-preferences/checkout-preference.rule
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { CurrencyTable } from '../currencies/currency.ts';
+import type { DomainEvent } from '../events/event.ts';
 import { paymentOrderEvent } from '../events/event.ts';
 import type { Caller, Mode } from '../merchants/merchant.ts';
 import { amountInMethodCurrency, eligibleMethods, ineligibilityReason } from '../payment-methods/eligibility.ts';
@@ -74,6 +75,8 @@ export class PaymentOrderService {
     },
     private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
     private readonly options: PaymentOrderOptions,
+    /** Writes the event and its webhook deliveries, inside the caller's transaction (the outbox). */
+    private readonly publish: (repos: Repositories, event: DomainEvent) => Promise<void>,
   ) {}
 
   private now(who: { merchantId: string; mode: Mode }): number {
@@ -102,7 +105,9 @@ export class PaymentOrderService {
 
   /** The preference's most recent order, if any. */
   async latestForPreference(preferenceId: string): Promise<PaymentOrder | undefined> {
-    return (await this.uow.read.orders.listForPreference(preferenceId))[0];
+    // The preference's own pointer: timestamps can tie within one clock tick.
+    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
+    return pref?.paymentOrderId ? this.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
   }
 
   /** The methods a payer may choose for this preference, in catalogue order. */
@@ -224,7 +229,14 @@ export class PaymentOrderService {
       }
       for (const other of await repos.orders.listForPreference(pref.id)) {
         if (other.status === 'OPENED') {
-          await this.moveOrThrow(repos, other, 'EXPIRED', { expiredAt: now }, now, 'superseded');
+          await this.moveOrThrow(
+            repos,
+            other,
+            'EXPIRED',
+            { expiredAt: now, failureCode: 'superseded' },
+            now,
+            'superseded',
+          );
         }
       }
       let instructions: PaymentOrder['instructions'] = null;
@@ -290,7 +302,7 @@ export class PaymentOrderService {
         refundedAt: null,
       };
       await repos.orders.insert(order);
-      await repos.events.insert(paymentOrderEvent(order, now));
+      await this.publish(repos, paymentOrderEvent(order, now));
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
       return order;
     });
@@ -387,7 +399,7 @@ export class PaymentOrderService {
     if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
       await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
     }
-    await repos.events.insert(paymentOrderEvent(updated, now));
+    await this.publish(repos, paymentOrderEvent(updated, now));
     return updated;
   }
 

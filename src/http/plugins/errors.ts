@@ -44,7 +44,23 @@ export function validationMessages(errors: readonly AjvError[], context: string)
       typesByPath.set(e.instancePath ?? '', list);
     }
   }
+  // A value of the right type that broke a rule (too long, not in the enum…) also fails the
+  // null branch of its nullable member: that "must be null" is noise, so it is dropped.
+  const ruleBroken = new Set(
+    errors
+      .filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && e.params?.type === 'null'))
+      .filter((e) => e.keyword !== 'type' || (e.instancePath ?? '').split('/').length > 2)
+      .map((e) => e.instancePath ?? ''),
+  );
   const messages = errors
+    .filter(
+      (e) =>
+        !(
+          e.keyword === 'type' &&
+          e.params?.type === 'null' &&
+          [...ruleBroken].some((p) => p === (e.instancePath ?? '') || p.startsWith(`${e.instancePath ?? ''}/`))
+        ),
+    )
     .filter((e) => e.keyword !== 'anyOf' || errors.length === 1)
     .map((e) => {
       const path = fieldPath(e.instancePath);

@@ -6,6 +6,7 @@ import type { PaymentMethodService } from '../../domain/payment-methods/payment-
 import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
 import type { TestHelperService } from '../../domain/payment-orders/test-helpers.service.ts';
 import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
+import type { WebhookService } from '../../domain/webhooks/webhook.service.ts';
 
 /** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
 export type RouteDeps = {
@@ -17,4 +18,5 @@ export type RouteDeps = {
   currencies: CurrencyTable;
   orders: PaymentOrderService;
   testHelpers: TestHelperService;
+  webhooks: WebhookService;
 };

@@ -35,6 +35,15 @@ test('an empty environment gives the documented defaults', () => {
     ratesFile: null,
     sqliteSynchronous: 'FULL',
     pgPoolSize: 10,
+    webhooks: {
+      allowPrivateNetworks: false,
+      allowlist: [],
+      retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+      timeoutMs: 15_000,
+      maxConcurrencyPerEndpoint: 4,
+      secretOverlapSeconds: 86_400,
+    },
+    secretsKey: null,
   });
 });
 

@@ -1,0 +1,382 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
+import type { DomainEvent } from '../../domain/events/event.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { Page, PageRequest } from '../../domain/shared/page.ts';
+import { toPage } from '../../domain/shared/page.ts';
+import type {
+  DeliveryStatus,
+  EventQueryRepository,
+  SealedSecrets,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookRepository,
+} from '../../domain/webhooks/webhook.ts';
+import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
+import { toEvent } from './event.repository.ts';
+import { afterCursor } from './page.ts';
+
+const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
+
+function toEndpoint(r: WebhookEndpointsTable): WebhookEndpoint {
+  return {
+    id: r.id,
+    merchantId: r.merchant_id,
+    mode: r.mode as Mode,
+    url: r.url,
+    eventTypes: r.event_types === null ? null : (JSON.parse(r.event_types) as string[]),
+    enabled: Number(r.enabled) === 1,
+    disabledReason: r.disabled_reason,
+    description: r.description,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+function toDelivery(r: WebhookDeliveriesTable): WebhookDelivery {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    merchantId: r.merchant_id,
+    mode: r.mode as Mode,
+    endpointId: r.endpoint_id,
+    secretOwner: r.secret_owner,
+    url: r.url,
+    status: r.status as DeliveryStatus,
+    attempts: Number(r.attempts),
+    nextAttemptAt: Number(r.next_attempt_at),
+    lastStatusCode: num(r.last_status_code),
+    lastError: r.last_error,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export class KyselyWebhookRepository implements WebhookRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertEndpoint(e: WebhookEndpoint): Promise<void> {
+    await this.db
+      .insertInto('webhook_endpoints')
+      .values({
+        id: e.id,
+        merchant_id: e.merchantId,
+        mode: e.mode,
+        url: e.url,
+        event_types: e.eventTypes === null ? null : JSON.stringify(e.eventTypes),
+        enabled: e.enabled ? 1n : 0n,
+        disabled_reason: e.disabledReason,
+        description: e.description,
+        created_at: BigInt(e.createdAt),
+        updated_at: BigInt(e.updatedAt),
+        deleted_at: null,
+      })
+      .execute();
+  }
+
+  async getEndpoint(merchantId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toEndpoint(row) : undefined;
+  }
+
+  async listEndpoints(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    let q = this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('deleted_at', 'is', null);
+    if (page.cursor) {
+      q = q.where(afterCursor<Database, 'webhook_endpoints'>(page.cursor));
+    }
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
+    return toPage(rows.map(toEndpoint), page.limit);
+  }
+
+  async enabledEndpoints(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
+    const rows = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('enabled', '=', 1n)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map(toEndpoint);
+  }
+
+  async updateEndpoint(e: WebhookEndpoint): Promise<void> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({
+        url: e.url,
+        event_types: e.eventTypes === null ? null : JSON.stringify(e.eventTypes),
+        enabled: e.enabled ? 1n : 0n,
+        disabled_reason: e.disabledReason,
+        description: e.description,
+        updated_at: BigInt(e.updatedAt),
+      })
+      .where('id', '=', e.id)
+      .execute();
+  }
+
+  async deleteEndpoint(merchantId: string, mode: Mode, id: string, at: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ deleted_at: BigInt(at), enabled: 0n, updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async disableEndpoint(id: string, reason: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0n, disabled_reason: reason, updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async getSecrets(owner: string): Promise<SealedSecrets | undefined> {
+    const row = await this.db.selectFrom('webhook_secrets').selectAll().where('owner', '=', owner).executeTakeFirst();
+    return row
+      ? { secret: row.secret, previousSecret: row.previous_secret, previousExpiresAt: num(row.previous_expires_at) }
+      : undefined;
+  }
+
+  async putSecrets(owner: string, s: SealedSecrets, at: number): Promise<void> {
+    const values = {
+      secret: s.secret,
+      previous_secret: s.previousSecret,
+      previous_expires_at: s.previousExpiresAt === null ? null : BigInt(s.previousExpiresAt),
+      updated_at: BigInt(at),
+    };
+    await this.db
+      .insertInto('webhook_secrets')
+      .values({ owner, ...values })
+      .onConflict((oc) => oc.column('owner').doUpdateSet(values))
+      .execute();
+  }
+
+  async insertSecretsIfAbsent(owner: string, s: SealedSecrets, at: number): Promise<void> {
+    await this.db
+      .insertInto('webhook_secrets')
+      .values({
+        owner,
+        secret: s.secret,
+        previous_secret: s.previousSecret,
+        previous_expires_at: s.previousExpiresAt === null ? null : BigInt(s.previousExpiresAt),
+        updated_at: BigInt(at),
+      })
+      .onConflict((oc) => oc.column('owner').doNothing())
+      .execute();
+  }
+
+  async insertDelivery(d: WebhookDelivery): Promise<void> {
+    await this.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: d.id,
+        event_id: d.eventId,
+        merchant_id: d.merchantId,
+        mode: d.mode,
+        endpoint_id: d.endpointId,
+        secret_owner: d.secretOwner,
+        url: d.url,
+        status: d.status,
+        attempts: BigInt(d.attempts),
+        next_attempt_at: BigInt(d.nextAttemptAt),
+        locked_until: null,
+        lease_token: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: BigInt(d.createdAt),
+        updated_at: BigInt(d.updatedAt),
+      })
+      .execute();
+  }
+
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
+    const isPostgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    let due = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', BigInt(now))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (isPostgres) {
+      // Several workers: each row goes to exactly one of them.
+      due = due.forUpdate().skipLocked();
+    }
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) {
+      return [];
+    }
+    // The token, not the time, says who holds the lease: two workers may share a millisecond.
+    const token = randomUUID();
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: BigInt(now + leaseMs), lease_token: token })
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
+      .execute();
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('lease_token', '=', token)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async recordAttempt(a: WebhookAttempt): Promise<void> {
+    await this.db
+      .insertInto('webhook_attempts')
+      .values({
+        id: a.id,
+        delivery_id: a.deliveryId,
+        event_id: a.eventId,
+        attempt: BigInt(a.attempt),
+        url: a.url,
+        started_at: BigInt(a.startedAt),
+        duration_ms: BigInt(a.durationMs),
+        status_code: a.statusCode === null ? null : BigInt(a.statusCode),
+        error: a.error,
+        response_excerpt: a.responseExcerpt,
+      })
+      .execute();
+  }
+
+  async finishAttempt(
+    id: string,
+    c: {
+      status: DeliveryStatus;
+      attempts: number;
+      nextAttemptAt: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+    },
+    at: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: c.status,
+        attempts: BigInt(c.attempts),
+        next_attempt_at: BigInt(c.nextAttemptAt),
+        last_status_code: c.lastStatusCode === null ? null : BigInt(c.lastStatusCode),
+        last_error: c.lastError,
+        locked_until: null,
+        updated_at: BigInt(at),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async cancelPendingForEndpoint(endpointId: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'FAILED', last_error: 'endpoint disabled or deleted', updated_at: BigInt(at) })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'PENDING')
+      .execute();
+  }
+
+  async deliveriesForEvent(eventId: string): Promise<WebhookDelivery[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async attemptsForEvent(eventId: string): Promise<WebhookAttempt[]> {
+    const rows = await this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('started_at')
+      .orderBy('attempt')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      deliveryId: r.delivery_id,
+      eventId: r.event_id,
+      attempt: Number(r.attempt),
+      url: r.url,
+      startedAt: Number(r.started_at),
+      durationMs: Number(r.duration_ms),
+      statusCode: num(r.status_code),
+      error: r.error,
+      responseExcerpt: r.response_excerpt,
+    }));
+  }
+
+  async requeue(id: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'PENDING', next_attempt_at: BigInt(now), locked_until: null, updated_at: BigInt(now) })
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+export class KyselyEventQueryRepository implements EventQueryRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(merchantId: string, mode: Mode, id: string): Promise<DomainEvent | undefined> {
+    const row = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirst();
+    return row ? toEvent(row) : undefined;
+  }
+
+  async list(
+    merchantId: string,
+    mode: Mode,
+    page: PageRequest,
+    filter: { eventType?: string; entityId?: string },
+  ): Promise<Page<DomainEvent>> {
+    let q = this.db.selectFrom('events').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
+    if (filter.eventType) {
+      q = q.where('event_type', '=', filter.eventType);
+    }
+    if (filter.entityId) {
+      q = q.where('entity_id', '=', filter.entityId);
+    }
+    if (page.cursor) {
+      q = q.where(afterCursor<Database, 'events'>(page.cursor));
+    }
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
+    return toPage(rows.map(toEvent), page.limit);
+  }
+}

@@ -1,0 +1,303 @@
+import type { DomainEvent } from '../events/event.ts';
+import type { Caller, Mode } from '../merchants/merchant.ts';
+import type { Repositories } from '../repositories.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { isWellFormedId, newId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import { newWebhookSecret } from './signing.ts';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.ts';
+
+/** Checks a webhook URL when it is saved (scheme, host, and addresses that are decidable without DNS). */
+export type WebhookUrlPolicy = (url: string) => string | null;
+
+export const EVENT_TYPES: readonly string[] = [
+  'PAYMENT_ORDER.OPENED',
+  'PAYMENT_ORDER.CLOSED',
+  'PAYMENT_ORDER.REJECTED',
+  'PAYMENT_ORDER.EXPIRED',
+  'PAYMENT_ORDER.REFUNDED',
+  'RECURRENT_PAYMENT.PENDING',
+  'RECURRENT_PAYMENT.TRIALING',
+  'RECURRENT_PAYMENT.ACTIVE',
+  'RECURRENT_PAYMENT.UNPAID',
+  'RECURRENT_PAYMENT.CANCELED',
+  'RECURRENT_PAYMENT.COMPLETE',
+  'RECURRENT_PAYMENT.INCOMPLETE',
+  'RECURRENT_PAYMENT.REJECTED',
+  'RECURRENT_PAYMENT.EXPIRED',
+];
+
+export const merchantSecretOwner = (merchantId: string, mode: Mode): string => `merchant:${merchantId}:${mode}`;
+
+export type EndpointInput = { url: string; eventTypes: string[] | null; description: string | null };
+
+/**
+ * Webhook configuration and the outbox fan-out. `publish` runs inside the transaction of the
+ * state change, so the event and its deliveries commit together with the change, and the
+ * delivery job only ever sends what is committed.
+ */
+export class WebhookService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+    private readonly urlPolicy: WebhookUrlPolicy,
+    private readonly rotationOverlapMs: number,
+  ) {}
+
+  // ---- the outbox --------------------------------------------------------------------------
+
+  async publish(repos: Repositories, event: DomainEvent): Promise<void> {
+    await repos.events.insert(event);
+    const now = this.clock.now().getTime();
+    const targets: { url: string; endpointId: string | null; secretOwner: string }[] = [];
+    if (event.checkoutPreferenceId) {
+      const pref = await repos.preferences.getById(event.checkoutPreferenceId);
+      const url = pref?.customUrls.statusChangesWebhook;
+      if (url) {
+        targets.push({ url, endpointId: null, secretOwner: merchantSecretOwner(event.merchantId, event.mode) });
+      }
+    }
+    for (const e of await repos.webhooks.enabledEndpoints(event.merchantId, event.mode)) {
+      if (!e.eventTypes || e.eventTypes.includes(event.eventType)) {
+        targets.push({ url: e.url, endpointId: e.id, secretOwner: e.id });
+      }
+    }
+    for (const t of targets) {
+      await repos.webhooks.insertDelivery({
+        id: newId(),
+        eventId: event.id,
+        merchantId: event.merchantId,
+        mode: event.mode,
+        endpointId: t.endpointId,
+        secretOwner: t.secretOwner,
+        url: t.url,
+        status: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: now,
+        lastStatusCode: null,
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+
+  // ---- signing secrets ---------------------------------------------------------------------
+
+  /** The secrets that sign for `owner` now: the current one, and the previous one during an overlap. */
+  async signingSecrets(owner: string): Promise<string[]> {
+    let sealed = await this.uow.read.webhooks.getSecrets(owner);
+    if (!sealed && owner.startsWith('merchant:')) {
+      // The merchant never read its signing secret yet: make it now, so nothing goes unsigned.
+      await this.uow.transaction((repos) => this.ensureSecret(repos, owner));
+      sealed = await this.uow.read.webhooks.getSecrets(owner);
+    }
+    if (!sealed) {
+      return [];
+    }
+    const now = this.clock.now().getTime();
+    const secrets = [this.box.open(sealed.secret)];
+    if (sealed.previousSecret && sealed.previousExpiresAt !== null && sealed.previousExpiresAt > now) {
+      secrets.push(this.box.open(sealed.previousSecret));
+    }
+    return secrets;
+  }
+
+  private async ensureSecret(repos: Repositories, owner: string): Promise<string> {
+    const existing = await repos.webhooks.getSecrets(owner);
+    if (existing) {
+      return this.box.open(existing.secret);
+    }
+    await repos.webhooks.insertSecretsIfAbsent(
+      owner,
+      { secret: this.box.seal(newWebhookSecret()), previousSecret: null, previousExpiresAt: null },
+      this.clock.now().getTime(),
+    );
+    // Whoever inserted first wins; everyone signs with that one.
+    const stored = await repos.webhooks.getSecrets(owner);
+    if (!stored) {
+      throw new Error(`signing secret for ${owner} could not be stored`);
+    }
+    return this.box.open(stored.secret);
+  }
+
+  private async rotate(repos: Repositories, owner: string): Promise<{ secret: string; previousExpiresAt: number }> {
+    const now = this.clock.now().getTime();
+    const current = await repos.webhooks.getSecrets(owner);
+    const secret = newWebhookSecret();
+    const previousExpiresAt = now + this.rotationOverlapMs;
+    await repos.webhooks.putSecrets(
+      owner,
+      {
+        secret: this.box.seal(secret),
+        previousSecret: current?.secret ?? null,
+        previousExpiresAt: current ? previousExpiresAt : null,
+      },
+      now,
+    );
+    return { secret, previousExpiresAt };
+  }
+
+  /** GET /v1/webhook_settings: the secret that signs deliveries to status_changes_webhook URLs. */
+  async merchantSigningSecret(caller: Caller): Promise<string> {
+    const owner = merchantSecretOwner(caller.merchantId, caller.mode);
+    return this.uow.transaction((repos) => this.ensureSecret(repos, owner));
+  }
+
+  async rotateMerchantSecret(caller: Caller): Promise<{ secret: string; previousExpiresAt: number }> {
+    const owner = merchantSecretOwner(caller.merchantId, caller.mode);
+    return this.uow.transaction(async (repos) => {
+      await this.ensureSecret(repos, owner);
+      return this.rotate(repos, owner);
+    });
+  }
+
+  // ---- endpoints ---------------------------------------------------------------------------
+
+  private validate(input: Partial<EndpointInput>): void {
+    const messages: string[] = [];
+    if (input.url !== undefined) {
+      const problem = this.urlPolicy(input.url);
+      if (problem) {
+        messages.push(`url ${problem}`);
+      }
+    }
+    for (const t of input.eventTypes ?? []) {
+      if (!EVENT_TYPES.includes(t)) {
+        messages.push(`event_types: ${t} is not an event type (one of ${EVENT_TYPES.join(', ')})`);
+      }
+    }
+    if (messages.length > 0) {
+      throw new AppError('WRONG_INPUT', messages);
+    }
+  }
+
+  async createEndpoint(
+    caller: Caller,
+    input: EndpointInput,
+    also?: (repos: Repositories, created: { endpoint: WebhookEndpoint; secret: string }) => Promise<void>,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    this.validate(input);
+    const now = this.clock.now().getTime();
+    const endpoint: WebhookEndpoint = {
+      id: newId(),
+      merchantId: caller.merchantId,
+      mode: caller.mode,
+      url: input.url,
+      eventTypes: input.eventTypes ? [...new Set(input.eventTypes)] : null,
+      enabled: true,
+      disabledReason: null,
+      description: input.description,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const secret = newWebhookSecret();
+    await this.uow.transaction(async (repos) => {
+      await repos.webhooks.insertEndpoint(endpoint);
+      await repos.webhooks.putSecrets(
+        endpoint.id,
+        { secret: this.box.seal(secret), previousSecret: null, previousExpiresAt: null },
+        now,
+      );
+      await also?.(repos, { endpoint, secret });
+    });
+    return { endpoint, secret };
+  }
+
+  async getEndpoint(caller: Caller, id: string): Promise<WebhookEndpoint> {
+    const e = isWellFormedId(id)
+      ? await this.uow.read.webhooks.getEndpoint(caller.merchantId, caller.mode, id)
+      : undefined;
+    if (!e) {
+      throw notFound('webhook endpoint');
+    }
+    return e;
+  }
+
+  listEndpoints(caller: Caller, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.uow.read.webhooks.listEndpoints(caller.merchantId, caller.mode, page);
+  }
+
+  async updateEndpoint(
+    caller: Caller,
+    id: string,
+    patch: { url?: string; eventTypes?: string[] | null; enabled?: boolean; description?: string | null },
+  ): Promise<WebhookEndpoint> {
+    this.validate({ ...(patch.url !== undefined ? { url: patch.url } : {}), eventTypes: patch.eventTypes ?? null });
+    const current = await this.getEndpoint(caller, id);
+    const next: WebhookEndpoint = {
+      ...current,
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.eventTypes !== undefined
+        ? { eventTypes: patch.eventTypes ? [...new Set(patch.eventTypes)] : null }
+        : {}),
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.enabled !== undefined
+        ? { enabled: patch.enabled, disabledReason: patch.enabled ? null : 'disabled by the merchant' }
+        : {}),
+      updatedAt: this.clock.now().getTime(),
+    };
+    await this.uow.transaction((repos) => repos.webhooks.updateEndpoint(next));
+    return next;
+  }
+
+  async deleteEndpoint(caller: Caller, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.getEndpoint(caller, id);
+    const now = this.clock.now().getTime();
+    await this.uow.transaction(async (repos) => {
+      await repos.webhooks.deleteEndpoint(caller.merchantId, caller.mode, id, now);
+      await repos.webhooks.cancelPendingForEndpoint(id, now);
+    });
+    return endpoint;
+  }
+
+  async rotateEndpointSecret(caller: Caller, id: string): Promise<{ secret: string; previousExpiresAt: number }> {
+    await this.getEndpoint(caller, id);
+    return this.uow.transaction((repos) => this.rotate(repos, id));
+  }
+
+  // ---- events and deliveries ----------------------------------------------------------------
+
+  async getEvent(caller: Caller, id: string): Promise<DomainEvent> {
+    const e = isWellFormedId(id) ? await this.uow.read.eventQueries.get(caller.merchantId, caller.mode, id) : undefined;
+    if (!e) {
+      throw notFound('event');
+    }
+    return e;
+  }
+
+  listEvents(
+    caller: Caller,
+    page: PageRequest,
+    filter: { eventType?: string; entityId?: string },
+  ): Promise<Page<DomainEvent>> {
+    return this.uow.read.eventQueries.list(caller.merchantId, caller.mode, page, filter);
+  }
+
+  async deliveries(
+    caller: Caller,
+    eventId: string,
+  ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
+    const event = await this.getEvent(caller, eventId);
+    return {
+      deliveries: await this.uow.read.webhooks.deliveriesForEvent(event.id),
+      attempts: await this.uow.read.webhooks.attemptsForEvent(event.id),
+    };
+  }
+
+  /** One more attempt, now, for every delivery of the event (same event id, so receivers can dedupe). */
+  async redeliver(caller: Caller, eventId: string): Promise<WebhookDelivery[]> {
+    const event = await this.getEvent(caller, eventId);
+    const now = this.clock.now().getTime();
+    await this.uow.transaction(async (repos) => {
+      for (const d of await repos.webhooks.deliveriesForEvent(event.id)) {
+        await repos.webhooks.requeue(d.id, now);
+      }
+    });
+    return this.uow.read.webhooks.deliveriesForEvent(event.id);
+  }
+}

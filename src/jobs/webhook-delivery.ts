@@ -1,0 +1,164 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/shared/clock.ts';
+import { newId } from '../domain/shared/ids.ts';
+import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
+import { nextDelayMs, signatureHeader } from '../domain/webhooks/signing.ts';
+import type { WebhookService } from '../domain/webhooks/webhook.service.ts';
+import type { WebhookDelivery } from '../domain/webhooks/webhook.ts';
+import type { SendResult } from '../providers/webhooks/http-sender.ts';
+
+export type DeliveryOptions = {
+  retryDelaysSeconds: readonly number[];
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Requests in flight to one endpoint (or one preference webhook URL) at most. */
+  maxConcurrencyPerEndpoint: number;
+  /** Deliveries this process holds (running or waiting for a slot) at most. */
+  maxHeld: number;
+};
+
+type Send = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+
+/**
+ * Sends due webhook deliveries. Everything it needs is in the database (the delivery row is
+ * the queue entry, leased while being sent), so a restart at any point loses nothing: a lease
+ * that outlives its process lapses and the delivery is picked up again. Sending happens off the
+ * request path, with a concurrency cap per endpoint, so a slow receiver never slows the API.
+ */
+export class WebhookDeliveryJob {
+  private readonly slots = new Map<string, number>();
+  private readonly waiting = new Map<string, WebhookDelivery[]>();
+  private held = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhookService,
+    private readonly send: Send,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: DeliveryOptions,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** Claims what is due and starts sending it; returns without waiting for the sends. */
+  async tick(): Promise<number> {
+    if (this.stopped) {
+      return 0;
+    }
+    const room = this.options.maxHeld - this.held;
+    if (room <= 0) {
+      return 0;
+    }
+    const now = this.clock.now().getTime();
+    // The lease covers the wait for a slot plus the request itself.
+    const leaseMs = Math.max(60_000, this.options.timeoutMs * 4);
+    const claimed = await this.uow.transaction((repos) => repos.webhooks.claimDue(now, Math.min(room, 100), leaseMs));
+    for (const d of claimed) {
+      this.held++;
+      const key = d.endpointId ?? d.url;
+      const queue = this.waiting.get(key) ?? [];
+      queue.push(d);
+      this.waiting.set(key, queue);
+      this.pump(key);
+    }
+    return claimed.length;
+  }
+
+  /** Waits for every send in progress (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) {
+      await Promise.all([...this.inFlight]);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private pump(key: string): void {
+    const queue = this.waiting.get(key);
+    while (queue && queue.length > 0 && (this.slots.get(key) ?? 0) < this.options.maxConcurrencyPerEndpoint) {
+      const d = queue.shift();
+      if (!d) {
+        break;
+      }
+      this.slots.set(key, (this.slots.get(key) ?? 0) + 1);
+      const p = this.attempt(d)
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, delivery: d.id }, 'webhook attempt failed to record'),
+        )
+        .finally(() => {
+          this.held--;
+          this.slots.set(key, (this.slots.get(key) ?? 1) - 1);
+          this.inFlight.delete(p);
+          this.pump(key);
+        });
+      this.inFlight.add(p);
+    }
+  }
+
+  private async attempt(d: WebhookDelivery): Promise<void> {
+    const event = await this.uow.read.events.getById(d.eventId);
+    if (!event) {
+      return;
+    }
+    const secrets = await this.webhooks.signingSecrets(d.secretOwner);
+    const startedAt = this.clock.now().getTime();
+    const timestamp = Math.floor(startedAt / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Cobro-Webhooks/1.0',
+      'webhook-id': event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, event.id, timestamp, event.payload),
+    };
+    const result = await this.send(d.url, headers, event.payload);
+    const attempts = d.attempts + 1;
+    const now = this.clock.now().getTime();
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    let delay = ok || gone ? null : nextDelayMs(this.options.retryDelaysSeconds, attempts, this.random);
+    if (delay !== null && result.statusCode === 429 && result.retryAfterSeconds !== null) {
+      delay = Math.max(delay, result.retryAfterSeconds * 1000);
+    }
+    const status = ok ? 'SUCCEEDED' : delay === null ? 'FAILED' : 'PENDING';
+    const error =
+      result.error ??
+      (ok
+        ? null
+        : result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400
+          ? 'redirect not followed'
+          : null);
+    await this.uow.transaction(async (repos) => {
+      await repos.webhooks.recordAttempt({
+        id: newId(),
+        deliveryId: d.id,
+        eventId: d.eventId,
+        attempt: attempts,
+        url: d.url,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error,
+        responseExcerpt: result.excerpt,
+      });
+      await repos.webhooks.finishAttempt(
+        d.id,
+        {
+          status,
+          attempts,
+          nextAttemptAt: delay === null ? now : now + delay,
+          lastStatusCode: result.statusCode,
+          lastError: gone ? '410 Gone: the endpoint was disabled' : error,
+        },
+        now,
+      );
+      if (gone && d.endpointId) {
+        await repos.webhooks.disableEndpoint(d.endpointId, 'the receiver answered 410 Gone', now);
+        await repos.webhooks.cancelPendingForEndpoint(d.endpointId, now);
+      }
+    });
+  }
+}

@@ -1,0 +1,76 @@
+// Progressive enhancement for the hosted checkout. Every page works without this file: forms
+// post and redirect, and payment panels have a "Check payment status" link. With it, panels
+// poll the status endpoint and move on by themselves, and payment codes can be copied.
+
+const POLL_MS = 2000;
+
+function copyText(source) {
+  const text = 'value' in source ? source.value : source.textContent || '';
+  if (navigator.clipboard && window.isSecureContext) {
+    return navigator.clipboard.writeText(text);
+  }
+  // Plain-HTTP deployments have no async clipboard: select the text and use the legacy command.
+  if (typeof source.select === 'function') {
+    source.select();
+  }
+  return document.execCommand('copy') ? Promise.resolve() : Promise.reject(new Error('copy refused'));
+}
+
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const source = document.getElementById(button.getAttribute('data-copy') || '');
+  if (!source) {
+    continue;
+  }
+  const label = button.textContent;
+  button.hidden = false;
+  button.addEventListener('click', () => {
+    copyText(source).then(
+      () => {
+        button.textContent = button.getAttribute('data-copied') || label;
+        setTimeout(() => {
+          button.textContent = label;
+        }, 2000);
+      },
+      () => {
+        if (typeof source.select === 'function') {
+          source.select();
+        }
+      },
+    );
+  });
+}
+
+// After a refused submission, keyboard and screen-reader users start at the list of problems.
+const summary = document.querySelector('[data-test="error-summary"]');
+if (summary) {
+  summary.focus();
+}
+
+const poller = document.querySelector('[data-status-url]');
+if (poller) {
+  const statusUrl = poller.getAttribute('data-status-url') || '';
+  const orderUrl = poller.getAttribute('data-order-url') || '';
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) {
+      return;
+    }
+    busy = true;
+    fetch(statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((body) => {
+        if (body && body.final === true) {
+          clearInterval(timer);
+          // The order page answers a closed order with the 303 to the merchant's page (or shows
+          // the result): the target never passes through this script.
+          window.location.assign(orderUrl);
+        }
+      })
+      .catch(() => {
+        // Offline for a moment: the next tick tries again.
+      })
+      .finally(() => {
+        busy = false;
+      });
+  }, POLL_MS);
+}

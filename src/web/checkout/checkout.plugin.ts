@@ -1,0 +1,464 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { CheckoutPreference } from '../../domain/checkout-preferences/checkout-preference.ts';
+import { payerRedirectUrl } from '../../domain/payment-orders/payer-redirect.ts';
+import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
+import { AppError } from '../../domain/shared/errors.ts';
+import type { RouteDeps } from '../../http/routes/deps.ts';
+import type { Asset } from './assets.ts';
+import { loadAssets } from './assets.ts';
+import type { FieldErrors, FormValues, Submission } from './form-input.ts';
+import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission } from './form-input.ts';
+import { formatAmount, methodName } from './format.ts';
+import type { SafeHtml } from './html.ts';
+import { toDocument } from './html.ts';
+import type { Messages } from './i18n.ts';
+import { messagesFor, negotiateLocale } from './i18n.ts';
+import { cardDescription } from './panels/card.ts';
+import { renderPanel } from './panels/index.ts';
+import { applySecurityHeaders, CsrfGuard, randomToken, redirectOrigins } from './security.ts';
+import { renderCheckoutForm } from './views/form.view.ts';
+import type { PageContext } from './views/layout.ts';
+import type { ResultKind, StateKind } from './views/pages.view.ts';
+import { renderOrderPage, renderResult, renderState } from './views/pages.view.ts';
+
+type IdParams = { id: string };
+type OrderParams = { id: string; orderId: string };
+
+/** Form posts are small: payer details and card fields. Anything bigger is not a payer's form. */
+const FORM_BODY_LIMIT = 16 * 1024;
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+const checkoutPath = (prefId: string) => `/checkout/${prefId}`;
+const orderPath = (prefId: string, orderId: string) => `/checkout/${prefId}/orders/${orderId}`;
+
+/**
+ * The hosted checkout (server-rendered): `GET/POST /checkout/:id`, the order panel and its
+ * status, the test-mode simulate button and our static assets. An encapsulated plugin: its
+ * form parser, error handler and not-found handler (HTML) never leak into the JSON API.
+ */
+export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  // RouteDeps carries no PUBLIC_URL; the preference service builds checkout_url from it, so read it back from there.
+  const publicBase = new URL(deps.preferences.checkoutUrl('x'));
+  const https = publicBase.protocol === 'https:';
+  const csrf = new CsrfGuard(publicBase.origin, https);
+  const assets = loadAssets();
+  const nonces = new WeakMap<FastifyRequest, string>();
+
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+
+  await app.register(
+    async (scope: FastifyInstance) => {
+      // 1. Every response of the checkout gets the security headers and its own script nonce,
+      //    errors and 404s included; pages that redirect to the merchant widen form-action later.
+      scope.addHook('onRequest', async (req, reply) => {
+        const nonce = randomToken();
+        nonces.set(req, nonce);
+        applySecurityHeaders(reply, { nonce, https });
+      });
+
+      const nonceOf = (req: FastifyRequest): string => {
+        const existing = nonces.get(req);
+        if (existing) {
+          return existing;
+        }
+        const nonce = randomToken();
+        nonces.set(req, nonce);
+        return nonce;
+      };
+
+      const messagesOf = (req: FastifyRequest): Messages =>
+        messagesFor(negotiateLocale(req.headers['accept-language']));
+
+      const contextOf = (req: FastifyRequest, pref: CheckoutPreference | null): PageContext => ({
+        messages: messagesOf(req),
+        nonce: nonceOf(req),
+        assets: { css: assets.css.path, js: assets.js.path },
+        testMode: pref?.mode === 'test',
+      });
+
+      const amountOf = (pref: CheckoutPreference): string =>
+        formatAmount(pref.amountMinor, pref.currency, deps.currencies);
+
+      const sendPage = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        status: number,
+        page: SafeHtml,
+        pref: CheckoutPreference | null = null,
+      ): FastifyReply => {
+        // Re-applied so this page's CSP has this page's nonce and the merchant's redirect origins.
+        applySecurityHeaders(reply, {
+          nonce: nonceOf(req),
+          https,
+          formTargets: pref
+            ? redirectOrigins([pref.customUrls.successPaymentRedirect, pref.customUrls.errorPaymentRedirect])
+            : [],
+        });
+        return reply
+          .code(status)
+          .header('content-type', HTML_TYPE)
+          .header('vary', 'Accept-Language')
+          .send(toDocument(page));
+      };
+
+      const sendState = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        status: number,
+        kind: StateKind,
+        pref: CheckoutPreference | null = null,
+        backUrl: string | null = null,
+      ): FastifyReply =>
+        sendPage(
+          req,
+          reply,
+          status,
+          renderState(contextOf(req, pref), kind, pref ? { pref, amountText: amountOf(pref) } : null, backUrl),
+          pref,
+        );
+
+      /** 303 See Other: after a form post the browser follows with a GET (no re-post on reload). */
+      const seeOther = (reply: FastifyReply, location: string): FastifyReply =>
+        reply.code(303).header('location', location).send();
+
+      // 2. Errors and unknown paths under /checkout answer with HTML pages, never the API's JSON.
+      scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+        const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+        if (status >= 500) {
+          // The error only (never the body: it may hold card data).
+          req.log.error({ err: error, reqId: req.id }, 'checkout page failed');
+          return sendState(req, reply, 500, 'error');
+        }
+        return sendState(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
+      });
+      scope.setNotFoundHandler((req, reply) => sendState(req, reply, 404, 'notFound'));
+
+      // 3. Our own stylesheet and script, under content-hashed names so they can be cached for good.
+      // Pages are not part of the merchant API: kept out of the OpenAPI document.
+      const hidden = { schema: { hide: true } };
+
+      const byPath = new Map<string, Asset>([
+        [assets.css.path, assets.css],
+        [assets.js.path, assets.js],
+      ]);
+      scope.get<{ Params: { name: string } }>('/assets/:name', hidden, async (req, reply) => {
+        const asset = byPath.get(`/checkout/assets/${req.params.name}`);
+        if (!asset) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        return reply
+          .code(200)
+          .header('content-type', asset.contentType)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .send(asset.body);
+      });
+
+      // ---- the checkout form ------------------------------------------------------------------
+
+      const renderForm = async (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        pref: CheckoutPreference,
+        status: number,
+        input: { values: FormValues | null; errors: FieldErrors; general: readonly string[] },
+      ): Promise<FastifyReply> => {
+        const methods = await deps.orders.eligibleFor(pref);
+        if (methods.length === 0) {
+          return sendState(req, reply, 200, 'noMethods', pref);
+        }
+        // The preference's own pointer, not latestForPreference(): that one sorts by created_at, and two
+        // orders made within one clock tick (a frozen test clock, a fast retry) come back in random order.
+        const latest = pref.paymentOrderId ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
+        const page = renderCheckoutForm(contextOf(req, pref), {
+          pref,
+          amountText: amountOf(pref),
+          methods,
+          asked: askedPayer(pref),
+          // Coming back after a declined card (or to change method): what the payer typed last time, card excepted.
+          values: input.values ?? (latest ? valuesFromOrder(latest) : EMPTY_VALUES),
+          errors: input.errors,
+          general: input.general,
+          csrfToken: csrf.tokenFor(req, reply, pref.id),
+          openOrderUrl: latest?.status === 'OPENED' ? orderPath(pref.id, latest.id) : null,
+        });
+        return sendPage(req, reply, status, page, pref);
+      };
+
+      /** A checkout that can no longer be paid gets its own page (PAID or EXPIRED), whatever was asked. */
+      const closedCheckout = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        pref: CheckoutPreference,
+        status: number,
+      ): FastifyReply => sendState(req, reply, status, pref.status === 'PAID' ? 'paid' : 'expired', pref);
+
+      scope.get<{ Params: IdParams }>('/:id', hidden, async (req, reply) => {
+        const pref = await deps.preferences.getForCheckout(req.params.id);
+        if (!pref) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        if (pref.status !== 'OPEN') {
+          return closedCheckout(req, reply, pref, 200);
+        }
+        return renderForm(req, reply, pref, 200, { values: null, errors: {}, general: [] });
+      });
+
+      scope.post<{ Params: IdParams }>('/:id', hidden, async (req, reply) => {
+        const submission = readSubmission(req.body);
+        // Nothing is looked up for a post that is not from our own page with this browser's token.
+        if (!csrf.check(req, req.params.id, submission.csrfToken)) {
+          return sendState(req, reply, 403, 'csrf', null, checkoutLink(req.params.id));
+        }
+        const pref = await deps.preferences.getForCheckout(req.params.id);
+        if (!pref) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        if (pref.status !== 'OPEN') {
+          return closedCheckout(req, reply, pref, 409);
+        }
+        const m = messagesOf(req);
+        const values = submission.values;
+        const tooLong = lengthErrors(submission, m);
+        if (Object.keys(tooLong).length > 0) {
+          return renderForm(req, reply, pref, 400, { values, errors: tooLong, general: [] });
+        }
+        let order: PaymentOrder;
+        try {
+          order = await startPayment(pref, submission);
+        } catch (error) {
+          if (!(error instanceof AppError)) {
+            throw error;
+          }
+          if (error.code === 'WRONG_INPUT') {
+            const { fields, general } = fieldErrorsFrom(error, m);
+            return renderForm(req, reply, pref, 400, { values, errors: fields, general });
+          }
+          if (error.code === 'CONFLICT') {
+            // Paid or expired meanwhile: say so. Otherwise a charge is running, or too many declines.
+            const fresh = await deps.preferences.getForCheckout(pref.id);
+            if (fresh?.status !== 'OPEN') {
+              return fresh ? closedCheckout(req, reply, fresh, 409) : sendState(req, reply, 404, 'notFound');
+            }
+            const text = error.messages.some((t) => t.includes('too many declined'))
+              ? m.errors.locked
+              : error.messages.some((t) => t.includes('already being processed'))
+                ? m.errors.inProgress
+                : m.errors.generic;
+            return renderForm(req, reply, pref, 409, { values, errors: {}, general: [text] });
+          }
+          throw error;
+        }
+        // A card result goes straight to the merchant's page when it has one; everything else shows the order.
+        const target = order.status === 'OPENED' ? null : payerRedirectUrl(pref, order);
+        return seeOther(reply, target ?? orderPath(pref.id, order.id));
+      });
+
+      /** The payer's submission as the payment service takes it: only what the preference lacks. */
+      const startPayment = async (pref: CheckoutPreference, submission: Submission): Promise<PaymentOrder> => {
+        const asked = askedPayer(pref);
+        const values = submission.values;
+        const chosenId = pref.selectedPaymentMethodId ?? (values.payment_method_id || null);
+        const methods = await deps.orders.eligibleFor(pref);
+        const chosen = methods.find((method) => method.id === chosenId);
+        return deps.orders.start(pref.id, {
+          paymentMethodId: chosenId,
+          payer: {
+            email: asked.email ? values.email : null,
+            first_name: asked.first_name ? values.first_name : null,
+            last_name: asked.last_name ? values.last_name : null,
+            phone: asked.phone ? values.phone : null,
+          },
+          // Card fields are filled in by card payers only; a PIX payer's empty card fields mean nothing.
+          card: chosen?.type === 'CARD' ? submission.card : null,
+          // A subscription cannot renew a card that was not kept; the form says so before the payer pays.
+          saveCard: pref.type === 'SUBSCRIPTION',
+        });
+      };
+
+      // ---- an order: its panel, its status, the test-mode button --------------------------------
+
+      const loadOrder = async (
+        params: OrderParams,
+      ): Promise<{ pref: CheckoutPreference; order: PaymentOrder } | undefined> => {
+        const pref = await deps.preferences.getForCheckout(params.id);
+        const order = pref ? await deps.orders.getForCheckout(pref.id, params.orderId) : undefined;
+        return pref && order ? { pref, order } : undefined;
+      };
+
+      /**
+       * The order is over for the payer when it left OPENED, or when its checkout did (expired
+       * before the expiry job wrote it): the page then redirects or shows the result.
+       */
+      const isFinal = (pref: CheckoutPreference, order: PaymentOrder): boolean =>
+        order.status !== 'OPENED' || pref.status !== 'OPEN';
+
+      scope.get<{ Params: OrderParams }>('/:id/orders/:orderId', hidden, async (req, reply) => {
+        const found = await loadOrder(req.params);
+        if (!found) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        const { pref, order } = found;
+        if (isFinal(pref, order)) {
+          return showOutcome(req, reply, pref, order);
+        }
+        const ctx = contextOf(req, pref);
+        const method = (await deps.paymentMethods.all()).find((candidate) => candidate.id === order.paymentMethodId);
+        const methodLabel = method ? methodName(method) : ctx.messages.methodTypeNames[order.paymentMethodType];
+        const panel = await renderPanel(order, {
+          messages: ctx.messages,
+          methodLabel,
+          networkName: method?.network?.name ?? null,
+        });
+        const page = renderOrderPage(ctx, {
+          pref,
+          amountText: amountOf(pref),
+          methodType: order.paymentMethodType,
+          methodLabel,
+          panel,
+          orderUrl: orderPath(pref.id, order.id),
+          statusUrl: `${orderPath(pref.id, order.id)}/status`,
+          simulate:
+            pref.mode === 'test' && order.paymentMethodType !== 'CARD'
+              ? { action: `${orderPath(pref.id, order.id)}/simulate`, csrfToken: csrf.tokenFor(req, reply, pref.id) }
+              : null,
+          chooseAnotherUrl: pref.selectedPaymentMethodId === null ? checkoutPath(pref.id) : null,
+        });
+        return sendPage(req, reply, 200, page, pref);
+      });
+
+      /** A finished order: 303 to the merchant's stored URL when it has one, else the result page. */
+      const showOutcome = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        pref: CheckoutPreference,
+        order: PaymentOrder,
+      ): FastifyReply => {
+        // Instructions replaced by a newer attempt (or a card order that timed out) while the checkout
+        // can still be paid: not the end of the payment, so no error redirect, just a way back.
+        if (order.status === 'EXPIRED' && pref.status === 'OPEN') {
+          return showResult(req, reply, pref, order, 'expired');
+        }
+        if (order.status === 'OPENED') {
+          return pref.status === 'PAID'
+            ? closedCheckout(req, reply, pref, 200)
+            : showResult(req, reply, pref, order, 'expired');
+        }
+        const target = payerRedirectUrl(pref, order);
+        if (target) {
+          return seeOther(reply, target);
+        }
+        const kind: ResultKind =
+          order.status === 'CLOSED'
+            ? 'paid'
+            : order.status === 'REFUNDED'
+              ? 'refunded'
+              : order.status === 'REJECTED'
+                ? 'failed'
+                : 'expired';
+        return showResult(req, reply, pref, order, kind);
+      };
+
+      const showResult = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        pref: CheckoutPreference,
+        order: PaymentOrder,
+        kind: ResultKind,
+      ): FastifyReply => {
+        const ctx = contextOf(req, pref);
+        const m = ctx.messages;
+        const panelContext = { messages: m, methodLabel: '', networkName: null };
+        const detail =
+          kind === 'failed'
+            ? failureText(order.failureCode, m)
+            : kind === 'paid'
+              ? cardDescription(order.instructions, panelContext)
+              : null;
+        const page = renderResult(ctx, {
+          pref,
+          amountText: amountOf(pref),
+          kind,
+          detail,
+          tryAgainUrl: pref.status === 'OPEN' && kind !== 'paid' ? checkoutPath(pref.id) : null,
+        });
+        return sendPage(req, reply, 200, page, pref);
+      };
+
+      scope.get<{ Params: OrderParams }>('/:id/orders/:orderId/status', hidden, async (req, reply) => {
+        const found = await loadOrder(req.params);
+        reply.header('content-type', 'application/json; charset=utf-8');
+        if (!found) {
+          return reply.code(404).send(JSON.stringify({ messages: ['payment order not found'], code: 'NOT_FOUND' }));
+        }
+        const { pref, order } = found;
+        return reply.code(200).send(
+          JSON.stringify({
+            status: order.status,
+            final: isFinal(pref, order),
+            // For polling clients; the page's own script reloads the order page instead, which answers with the 303.
+            redirect_url: order.status === 'OPENED' ? null : payerRedirectUrl(pref, order),
+          }),
+        );
+      });
+
+      scope.post<{ Params: OrderParams }>('/:id/orders/:orderId/simulate', hidden, async (req, reply) => {
+        const submission = readSubmission(req.body);
+        if (!csrf.check(req, req.params.id, submission.csrfToken)) {
+          return sendState(req, reply, 403, 'csrf', null, checkoutLink(req.params.id));
+        }
+        const found = await loadOrder(req.params);
+        // Live checkouts have no such button: answer as if the route did not exist.
+        if (found?.pref.mode !== 'test') {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        const { pref, order } = found;
+        if (order.paymentMethodType === 'CARD') {
+          return sendState(req, reply, 409, 'badRequest', pref, checkoutPath(pref.id));
+        }
+        if (order.status === 'OPENED') {
+          try {
+            await deps.orders.confirm(order);
+          } catch (error) {
+            // Already closed or expired meanwhile: the order page shows what really happened.
+            if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+              throw error;
+            }
+          }
+        }
+        return seeOther(reply, orderPath(pref.id, order.id));
+      });
+    },
+    { prefix: '/checkout' },
+  );
+};
+
+/** A way back to a checkout named in a path, only when the id has the shape of an id (it is put in a link). */
+function checkoutLink(id: string): string | null {
+  return /^[A-Za-z0-9]{22}$/.test(id) ? checkoutPath(id) : null;
+}
+
+/** The form values of an earlier attempt: the payer's details and method (the order never holds card data). */
+function valuesFromOrder(order: PaymentOrder): FormValues {
+  return {
+    email: order.payer.email ?? '',
+    first_name: order.payer.firstName ?? '',
+    last_name: order.payer.lastName ?? '',
+    phone: order.payer.phoneNumber ?? '',
+    payment_method_id: order.paymentMethodId,
+  };
+}
+
+/** The payer-facing reason of a failed order, localized; processors' own wording stays in the API. */
+function failureText(code: string | null, m: Messages): string {
+  switch (code) {
+    case 'card_declined':
+    case 'insufficient_funds':
+    case 'processing_error':
+    case 'processor_unavailable':
+      return m.failure[code];
+    default:
+      return m.failureGeneric;
+  }
+}

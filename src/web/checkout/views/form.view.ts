@@ -1,0 +1,168 @@
+import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
+import type { PaymentMethod } from '../../../domain/payment-methods/payment-method.ts';
+import type { AskedPayer, FieldErrors, FieldKey, FormValues } from '../form-input.ts';
+import { methodName } from '../format.ts';
+import type { SafeHtml } from '../html.ts';
+import { html } from '../html.ts';
+import type { LabelKey, Messages } from '../i18n.ts';
+import { FIELD_LABELS } from '../i18n.ts';
+import { CSRF_FIELD } from '../security.ts';
+import type { PageContext } from './layout.ts';
+import { layout, summary } from './layout.ts';
+
+export type FormModel = {
+  pref: CheckoutPreference;
+  amountText: string;
+  /** The methods the payer may choose (already narrowed to the selected one when the merchant chose). */
+  methods: readonly PaymentMethod[];
+  asked: AskedPayer;
+  values: FormValues;
+  errors: FieldErrors;
+  /** Problems that belong to no single field (a charge already running, too many declines…). */
+  general: readonly string[];
+  csrfToken: string;
+  /** Set when an order of this checkout is still open: a link back to its instructions. */
+  openOrderUrl: string | null;
+};
+
+type InputSpec = {
+  key: FieldKey & LabelKey;
+  type: 'text' | 'email' | 'tel';
+  autocomplete: string;
+  value: string;
+  required: boolean;
+  maxLength: number;
+  inputMode?: 'numeric' | 'email' | 'tel';
+  placeholder?: string;
+  extraHint?: string;
+  short?: boolean;
+};
+
+/** One labelled input: the English label, its translation and any hint as description, the error beside it. */
+function input(spec: InputSpec, errors: FieldErrors, m: Messages): SafeHtml {
+  const error = errors[spec.key];
+  const translation = m.labelTranslations?.[spec.key] ?? null;
+  const described: string[] = [];
+  if (translation !== null) {
+    described.push(`${spec.key}-t`);
+  }
+  if (spec.extraHint) {
+    described.push(`${spec.key}-hint`);
+  }
+  if (error) {
+    described.push(`${spec.key}-error`);
+  }
+  return html`<div class="field${error ? ' field--error' : ''}">
+<label for="${spec.key}">${FIELD_LABELS[spec.key]}</label>
+${translation !== null ? html`<span class="hint" id="${spec.key}-t" lang="${m.htmlLang}">${translation}</span>` : null}
+${spec.extraHint ? html`<span class="hint" id="${spec.key}-hint">${spec.extraHint}</span>` : null}
+${error ? html`<span class="field-error" id="${spec.key}-error" data-test="error-${spec.key}">${error}</span>` : null}
+<input id="${spec.key}" name="${spec.key}" type="${spec.type}" autocomplete="${spec.autocomplete}" value="${spec.value}" maxlength="${spec.maxLength}"${spec.short ? html` class="short"` : null}${spec.inputMode ? html` inputmode="${spec.inputMode}"` : null}${spec.placeholder ? html` placeholder="${spec.placeholder}"` : null}${spec.required ? html` required aria-required="true"` : null}${described.length > 0 ? html` aria-describedby="${described.join(' ')}"` : null}${error ? html` aria-invalid="true"` : null} spellcheck="false">
+</div>`;
+}
+
+const FIELD_ORDER: readonly FieldKey[] = [
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'payment_method_id',
+  'card_number',
+  'card_expiry',
+  'card_cvc',
+  'card_holder_name',
+];
+
+/** The error summary: announced at once (role="alert"), each entry a link to its field. */
+function errorSummary(model: FormModel, m: Messages): SafeHtml | null {
+  const firstMethodId = model.methods[0] ? `method-${model.methods[0].id}` : 'methods';
+  const items = FIELD_ORDER.flatMap((key) => {
+    const text = model.errors[key];
+    if (!text) {
+      return [];
+    }
+    const target = key === 'payment_method_id' ? firstMethodId : key;
+    return [html`<li><a href="#${target}">${text}</a></li>`];
+  });
+  const general = model.general.map((text) => html`<li>${text}</li>`);
+  if (items.length === 0 && general.length === 0) {
+    return null;
+  }
+  return html`<div class="error-summary" role="alert" tabindex="-1" data-test="error-summary" aria-labelledby="error-summary-title">
+<h2 id="error-summary-title">${m.errorSummaryTitle}</h2>
+<ul>${general}${items}</ul>
+</div>`;
+}
+
+function methodChoice(model: FormModel, m: Messages): SafeHtml {
+  if (model.pref.selectedPaymentMethodId !== null) {
+    const only = model.methods[0];
+    return html`<div class="field"><span class="hint">${m.paymentMethod}</span> <strong data-test="selected-method">${only ? methodName(only) : ''}</strong></div>`;
+  }
+  const error = model.errors.payment_method_id;
+  const chosen = model.values.payment_method_id || (model.methods.length === 1 ? (model.methods[0]?.id ?? '') : '');
+  const choices = model.methods.map((method) => {
+    const id = `method-${method.id}`;
+    const translated = m.methodTypeNames[method.type];
+    const showTranslation = m.htmlLang !== 'en' && translated !== methodName(method);
+    return html`<div class="choice">
+<input type="radio" id="${id}" name="payment_method_id" value="${method.id}" data-method-type="${method.type}"${chosen === method.id ? html` checked` : null}${showTranslation ? html` aria-describedby="${id}-t"` : null}${error ? html` aria-invalid="true"` : null}>
+<label for="${id}">${methodName(method)}</label>
+${showTranslation ? html`<span class="hint" id="${id}-t" lang="${m.htmlLang}">${translated}</span>` : null}
+</div>`;
+  });
+  return html`<fieldset id="methods"${error ? html` aria-describedby="payment_method_id-error"` : null}>
+<legend>${m.paymentMethod}</legend>
+${error ? html`<span class="field-error" id="payment_method_id-error" data-test="error-payment_method_id">${error}</span>` : null}
+<div class="choices">${choices}</div>
+</fieldset>`;
+}
+
+function cardFields(model: FormModel, m: Messages): SafeHtml | null {
+  if (!model.methods.some((method) => method.type === 'CARD')) {
+    return null;
+  }
+  // Required only when the card is the only way to pay: otherwise a PIX payer would be blocked by hidden fields.
+  const cardOnly = model.methods.every((method) => method.type === 'CARD');
+  const e = model.errors;
+  // Card fields are always rendered empty: what the payer typed is never sent back (R19).
+  return html`<fieldset class="card-fields" data-test="card-fields">
+<legend>${m.cardDetails}</legend>
+${cardOnly ? null : html`<p class="hint">${m.cardDetailsHint}</p>`}
+${input({ key: 'card_number', type: 'text', autocomplete: 'cc-number', value: '', required: cardOnly, maxLength: 40, inputMode: 'numeric' }, e, m)}
+${input({ key: 'card_expiry', type: 'text', autocomplete: 'cc-exp', value: '', required: cardOnly, maxLength: 7, inputMode: 'numeric', placeholder: 'MM/YY', short: true }, e, m)}
+${input({ key: 'card_cvc', type: 'text', autocomplete: 'cc-csc', value: '', required: cardOnly, maxLength: 4, inputMode: 'numeric', short: true }, e, m)}
+${input({ key: 'card_holder_name', type: 'text', autocomplete: 'cc-name', value: '', required: cardOnly, maxLength: 64 }, e, m)}
+${model.pref.type === 'SUBSCRIPTION' ? html`<p class="notice">${m.subscriptionCardNotice}</p>` : null}
+</fieldset>`;
+}
+
+/** The checkout: payer details the merchant did not give, the method choice unless selected, the card step. */
+export function renderCheckoutForm(ctx: PageContext, model: FormModel): SafeHtml {
+  const m = ctx.messages;
+  const { asked, values, errors } = model;
+  const anyPayer = asked.email || asked.first_name || asked.last_name || asked.phone;
+  const payTranslation = m.labelTranslations?.pay ?? null;
+  const body = html`${summary(model.pref, model.amountText, m)}
+${model.openOrderUrl ? html`<p class="notice" data-test="open-order">${m.paymentInProgress} <a href="${model.openOrderUrl}">${m.viewInstructions}</a></p>` : null}
+<form class="card" method="post" action="/checkout/${model.pref.id}" novalidate data-test="checkout-form">
+${errorSummary(model, m)}
+<input type="hidden" name="${CSRF_FIELD}" value="${model.csrfToken}">
+${
+  anyPayer
+    ? html`<fieldset>
+<legend>${m.yourDetails}</legend>
+${asked.email ? input({ key: 'email', type: 'email', autocomplete: 'email', value: values.email, required: true, maxLength: 254, inputMode: 'email' }, errors, m) : null}
+${asked.first_name ? input({ key: 'first_name', type: 'text', autocomplete: 'given-name', value: values.first_name, required: true, maxLength: 200 }, errors, m) : null}
+${asked.last_name ? input({ key: 'last_name', type: 'text', autocomplete: 'family-name', value: values.last_name, required: true, maxLength: 200 }, errors, m) : null}
+${asked.phone ? input({ key: 'phone', type: 'tel', autocomplete: 'tel', value: values.phone, required: false, maxLength: 40, inputMode: 'tel', extraHint: `${m.optional} ${m.phoneHint}` }, errors, m) : null}
+</fieldset>`
+    : null
+}
+${methodChoice(model, m)}
+${cardFields(model, m)}
+<button type="submit" class="pay" data-test="pay-button"${payTranslation !== null ? html` aria-describedby="pay-t"` : null}>${FIELD_LABELS.pay}</button>
+${payTranslation !== null ? html`<span class="hint" id="pay-t" lang="${m.htmlLang}">${payTranslation} · ${model.amountText}</span>` : null}
+</form>`;
+  return layout(ctx, model.pref.title, body);
+}

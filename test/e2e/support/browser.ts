@@ -1,0 +1,149 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { createPreference } from '../../support/builders.ts';
+import type { BuildOptions, TestApp } from '../../support/test-app.ts';
+import { buildTestApp } from '../../support/test-app.ts';
+
+/** Debian's Chromium (TOOLCHAIN.md): the only browser the e2e suite drives. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** A reason to skip a browser suite, or false when Chromium is there. */
+export const skipWithoutChromium: string | false = existsSync(CHROMIUM_PATH)
+  ? false
+  : `Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium); browser tests skipped`;
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** One browser per test file, launched on first use and closed by the file's `after` hook. */
+export class SharedBrowser {
+  private browser: Promise<Browser> | null = null;
+
+  get(): Promise<Browser> {
+    this.browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, headless: true });
+    return this.browser;
+  }
+
+  /** A fresh context (own cookies) for one test, closed after it. */
+  async context(t: TestContext, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const context = await (await this.get()).newContext(options);
+    t.after(() => context.close());
+    return context;
+  }
+
+  async close(): Promise<void> {
+    if (this.browser) {
+      await (await this.browser).close();
+      this.browser = null;
+    }
+  }
+}
+
+/** A Cobro server on a free loopback port, with the test harness around it. */
+export type RunningCheckout = TestApp & {
+  /** `http://127.0.0.1:<port>` (checkout_url uses PUBLIC_URL, which is not this server). */
+  baseUrl: string;
+  checkoutUrl(prefId: string): string;
+  /** Creates a PAYMENT preference through the API (test-mode merchant). */
+  createPreference(overrides?: Record<string, unknown>): Promise<{ id: string }>;
+};
+
+export async function startCheckout(t: TestContext, options: BuildOptions = {}): Promise<RunningCheckout> {
+  const testApp = await buildTestApp(t, 'sqlite', options);
+  await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = testApp.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    ...testApp,
+    baseUrl,
+    checkoutUrl: (prefId) => `${baseUrl}/checkout/${prefId}`,
+    createPreference: (overrides = {}) => createPreference(testApp.app, testApp.merchant, overrides),
+  };
+}
+
+/** A tiny site on another loopback port: the merchant's return pages, or a page that frames the checkout. */
+export type SideSite = { origin: string; requests: string[]; close(): Promise<void> };
+
+export async function startSite(
+  t: TestContext,
+  handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Merchant</title><h1>Thanks from the merchant</h1>');
+  },
+): Promise<SideSite> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  t.after(close);
+  return { origin: `http://127.0.0.1:${port}`, requests, close };
+}
+
+/** Collects what a page runs or complains about: dialogs (alert/confirm/prompt), console output and page errors. */
+export type PageWatch = { dialogs: string[]; console: string[]; errors: string[] };
+
+export function watchPage(page: Page): PageWatch {
+  const watch: PageWatch = { dialogs: [], console: [], errors: [] };
+  page.on('dialog', (dialog) => {
+    watch.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    watch.console.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => {
+    watch.errors.push(error.message);
+  });
+  return watch;
+}
+
+/** The payer's details, typed in the form by their English labels. */
+export async function fillPayer(
+  page: Page,
+  payer: { email: string; firstName: string; lastName: string; phone?: string } = {
+    email: 'ana@example.com',
+    firstName: 'Ana',
+    lastName: 'Souza',
+  },
+): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(payer.email);
+  await page.getByLabel('First name', { exact: true }).fill(payer.firstName);
+  await page.getByLabel('Last name', { exact: true }).fill(payer.lastName);
+  if (payer.phone) {
+    await page.getByLabel('Phone', { exact: true }).fill(payer.phone);
+  }
+}
+
+export async function fillCard(
+  page: Page,
+  card: { number: string; expiry?: string; cvc?: string; holder?: string },
+): Promise<void> {
+  await page.getByLabel('Card number', { exact: true }).fill(card.number);
+  await page.getByLabel('Expiry date (MM/YY)', { exact: true }).fill(card.expiry ?? '12/34');
+  await page.getByLabel('Security code', { exact: true }).fill(card.cvc ?? '737');
+  await page.getByLabel('Name on card', { exact: true }).fill(card.holder ?? 'Ana Souza');
+}
+
+export async function pay(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}

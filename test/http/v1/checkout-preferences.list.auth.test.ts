@@ -1,0 +1,11 @@
+import { runAuthTests } from '../../support/run-auth-tests.ts';
+import { describeBackends } from '../../support/test-app.ts';
+import { sharedBuild } from '../helpers.ts';
+
+describeBackends('GET /v1/checkout_preferences authentication', (build) => {
+  runAuthTests(sharedBuild(build), (ctx) => ({
+    method: 'GET',
+    url: '/v1/checkout_preferences',
+    headers: ctx.merchant.authHeaders,
+  }));
+});
