@@ -250,7 +250,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     currencies,
     orders,
     testHelpers: new TestHelperService(uow, orders, clocks, () => runJobs()),
-    paymentLinks: new PaymentLinkService(uow, clock, currencies),
+    paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
     webhooks,
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),

@@ -78,7 +78,8 @@ export function parseJsonBody(body: Buffer): ParsedBody {
       { protoAction: 'error', constructorAction: 'error' },
     );
   } catch (error) {
-    const forbidden = error instanceof SyntaxError ? false : /prototype|constructor/i.test((error as Error).message);
+    // secure-json-parse reports poisoning as a SyntaxError too; its message tells the two apart.
+    const forbidden = /prototype|constructor/i.test((error as Error).message);
     return {
       ok: false,
       message: forbidden

@@ -27,7 +27,7 @@ export type InTransaction<T> = (repos: Repositories, created: T) => Promise<void
 export class PaymentLinkService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly clock: (caller: Caller) => Clock,
     private readonly currencies: CurrencyTable,
   ) {}
 
@@ -61,7 +61,7 @@ export class PaymentLinkService {
     if (messages.length > 0) {
       throw new AppError('WRONG_INPUT', messages);
     }
-    const now = this.clock.now().getTime();
+    const now = this.clock(caller).now().getTime();
     const link: PaymentLink = {
       id: newId(),
       merchantId: caller.merchantId,
@@ -114,7 +114,7 @@ export class PaymentLinkService {
       if (link.status === 'ARCHIVED') {
         return link;
       }
-      const now = this.clock.now().getTime();
+      const now = this.clock(caller).now().getTime();
       await repos.paymentLinks.setStatus(caller.merchantId, caller.mode, id, 'ARCHIVED', now);
       return { ...link, status: 'ARCHIVED', updatedAt: now };
     });

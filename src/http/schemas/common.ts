@@ -44,7 +44,7 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 export const PageQuery = {
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100, default 20' })),
+  limit: Type.Optional(Type.String({ maxLength: 10, description: 'An integer from 1 to 100, default 20' })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 
@@ -57,7 +57,7 @@ export function encodeCursor(cursor: PageCursor | null): string | null {
 }
 
 export function parsePageQuery(query: { limit?: string; cursor?: string }): PageRequest {
-  const limit = query.limit === undefined ? 20 : Number(query.limit);
+  const limit = query.limit === undefined ? 20 : /^\d{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN;
   const messages: string[] = [];
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     messages.push('limit must be an integer from 1 to 100');

@@ -4,7 +4,7 @@ import { describeBackends } from '../../support/test-app.ts';
 import { assertWrongInput, assertWrongInputAbout, get } from '../helpers.ts';
 
 const LIMIT = 'limit must be an integer from 1 to 100';
-const LIMIT_PATTERN = 'querystring limit must match pattern "^[0-9]{1,3}$"';
+const LIMIT_PATTERN = 'limit must be an integer from 1 to 100';
 const CURSOR = 'cursor must be the next_cursor of a previous page';
 
 describeBackends('GET /v1/checkout_preferences errors', (build) => {
