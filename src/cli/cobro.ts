@@ -7,6 +7,9 @@ import { AppError } from '../domain/shared/errors.ts';
 import { createCobro } from '../main.ts';
 import { deriveBtcAddress, deriveEvmAddress } from '../providers/crypto-onchain/derivation.ts';
 import { detectPixKeyType } from '../providers/pix/br-code.ts';
+import { apiClientFromEnv, CliError } from './api-client.ts';
+import { listen, parseForwardTo } from './listen.ts';
+import { formatTrigger, trigger } from './trigger.ts';
 
 const USAGE = `Usage: npm run --silent cobro -- <command>
 
@@ -23,7 +26,14 @@ Commands:
       --evm-xpub XPUB                                    account-level xpub at m/44'/60'/0'
       --bank-name N --bank-holder H --bank-account A --bank-routing R
 
-The database is DATABASE_URL (default sqlite:./data/cobro.db).`;
+Developer tools (talk to a running server with COBRO_API_KEY and COBRO_API_SECRET; the server is
+--api-url, else COBRO_API_URL, else http://127.0.0.1:3000):
+  listen --forward-to URL [--api-url URL]          forward the merchant's events as they happen to a
+                                                   local URL, signed like real deliveries; one line each
+  trigger EVENT_TYPE [--api-url URL] [--json]      test keys: make the objects and the change that emit
+                                                   PAYMENT_ORDER.OPENED|CLOSED|REJECTED|EXPIRED|REFUNDED
+
+The database (all other commands) is DATABASE_URL (default sqlite:./data/cobro.db).`;
 
 function fail(message: string): never {
   process.stderr.write(`cobro: ${message}\n`);
@@ -104,12 +114,38 @@ async function main(argv: string[]): Promise<void> {
       'bank-holder': { type: 'string' },
       'bank-account': { type: 'string' },
       'bank-routing': { type: 'string' },
+      'forward-to': { type: 'string' },
+      'api-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [command, sub, arg] = positionals;
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // The developer tools are API clients: no configuration, no database.
+  if (command === 'listen') {
+    const api = apiClientFromEnv(process.env, values['api-url']);
+    const forwardTo = parseForwardTo(values['forward-to']);
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    process.once('SIGTERM', () => stop.abort());
+    await listen({
+      api,
+      forwardTo,
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      signal: stop.signal,
+    });
+    return;
+  }
+  if (command === 'trigger') {
+    if (!sub) {
+      fail('trigger needs an event type, e.g. trigger PAYMENT_ORDER.CLOSED');
+    }
+    const result = await trigger(apiClientFromEnv(process.env, values['api-url']), sub);
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : formatTrigger(result));
     return;
   }
   const config = loadConfig();
@@ -171,6 +207,10 @@ async function main(argv: string[]): Promise<void> {
 try {
   await main(process.argv.slice(2));
 } catch (error) {
+  if (error instanceof CliError) {
+    process.stderr.write(`cobro: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
   if (error instanceof AppError || error instanceof ConfigError) {
     fail(error.message);
   }

@@ -29,6 +29,8 @@ export class WebhookDeliveryJob {
   private readonly slots = new Map<string, number>();
   private readonly waiting = new Map<string, WebhookDelivery[]>();
   private held = 0;
+  /** When each claimed delivery was claimed (by object: a row claimed again is a new object). */
+  private readonly claimedAt = new WeakMap<WebhookDelivery, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
 
@@ -52,10 +54,11 @@ export class WebhookDeliveryJob {
       return 0;
     }
     const now = this.clock.now().getTime();
-    // The lease covers the wait for a slot plus the request itself.
-    const leaseMs = Math.max(60_000, this.options.timeoutMs * 4);
-    const claimed = await this.uow.transaction((repos) => repos.webhooks.claimDue(now, Math.min(room, 100), leaseMs));
+    const claimed = await this.uow.transaction((repos) =>
+      repos.webhooks.claimDue(now, Math.min(room, 100), this.leaseMs()),
+    );
     for (const d of claimed) {
+      this.claimedAt.set(d, now);
       this.held++;
       const key = d.endpointId ?? d.url;
       const queue = this.waiting.get(key) ?? [];
@@ -99,7 +102,32 @@ export class WebhookDeliveryJob {
     }
   }
 
+  /** The lease covers the wait for a slot plus the request itself, and is renewed when the wait was long. */
+  private leaseMs(): number {
+    return Math.max(60_000, this.options.timeoutMs * 4);
+  }
+
+  /**
+   * A delivery that waited for a slot past half its lease is re-leased before it is sent; if its
+   * lease lapsed and another worker (or a later tick of this one) claimed it, this copy is dropped,
+   * so each attempt is made once.
+   */
+  private async stillHeld(d: WebhookDelivery): Promise<boolean> {
+    const now = this.clock.now().getTime();
+    const leaseMs = this.leaseMs();
+    const claimedAt = this.claimedAt.get(d) ?? now;
+    if (d.leaseToken === undefined || now - claimedAt < leaseMs / 2) {
+      return true;
+    }
+    const token = d.leaseToken;
+    return this.uow.transaction((repos) => repos.webhooks.renewLease(d.id, token, now + leaseMs));
+  }
+
   private async attempt(d: WebhookDelivery): Promise<void> {
+    if (!(await this.stillHeld(d))) {
+      this.logger.debug({ delivery: d.id }, 'webhook delivery claimed elsewhere while it waited: not sent here');
+      return;
+    }
     const event = await this.uow.read.events.getById(d.eventId);
     if (!event) {
       return;

@@ -51,6 +51,7 @@ function toDelivery(r: WebhookDeliveriesTable): WebhookDelivery {
     lastError: r.last_error,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    ...(r.lease_token ? { leaseToken: r.lease_token } : {}),
   };
 }
 
@@ -331,6 +332,17 @@ export class KyselyWebhookRepository implements WebhookRepository {
       error: r.error,
       responseExcerpt: r.response_excerpt,
     }));
+  }
+
+  async renewLease(id: string, leaseToken: string, until: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: BigInt(until) })
+      .where('id', '=', id)
+      .where('lease_token', '=', leaseToken)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async requeue(id: string, now: number): Promise<void> {

@@ -289,12 +289,21 @@ export class WebhookService {
     };
   }
 
-  /** One more attempt, now, for every delivery of the event (same event id, so receivers can dedupe). */
+  /**
+   * One more attempt, now, for every delivery of the event (same event id, so receivers can
+   * dedupe), except to endpoints that are disabled (by the merchant or by a 410) or deleted.
+   */
   async redeliver(caller: Caller, eventId: string): Promise<WebhookDelivery[]> {
     const event = await this.getEvent(caller, eventId);
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
       for (const d of await repos.webhooks.deliveriesForEvent(event.id)) {
+        if (d.endpointId !== null) {
+          const endpoint = await repos.webhooks.getEndpoint(caller.merchantId, caller.mode, d.endpointId);
+          if (!endpoint?.enabled) {
+            continue;
+          }
+        }
         await repos.webhooks.requeue(d.id, now);
       }
     });

@@ -35,6 +35,8 @@ export type WebhookDelivery = {
   lastError: string | null;
   createdAt: number;
   updatedAt: number;
+  /** Set on deliveries returned by `claimDue`: whose lease this is. */
+  leaseToken?: string;
 };
 
 export type WebhookAttempt = {
@@ -69,6 +71,8 @@ export interface WebhookRepository {
   insertDelivery(d: WebhookDelivery): Promise<void>;
   /** Leases up to `limit` due deliveries for `leaseMs` (skip-locked on PostgreSQL); returns them. */
   claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]>;
+  /** Extends the lease to `until` if `leaseToken` still holds it and the delivery is pending; false otherwise. */
+  renewLease(id: string, leaseToken: string, until: number): Promise<boolean>;
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
   finishAttempt(
     id: string,

@@ -100,7 +100,9 @@ export function webhookUrlProblem(raw: string, policy: AddressPolicy): string | 
       ? null
       : 'must not point to a private, loopback, link-local or reserved address';
   }
-  if (!policy.allowPrivate && FORBIDDEN_NAMES.some((re) => re.test(host)) && !policy.allowlist.has(`${host}:${port}`)) {
+  // `localhost.` is `localhost`: a fully qualified name's trailing dot must not slip past the names below.
+  const name = host.replace(/\.$/, '');
+  if (!policy.allowPrivate && FORBIDDEN_NAMES.some((re) => re.test(name)) && !policy.allowlist.has(`${host}:${port}`)) {
     return 'must not point to a local or internal host name';
   }
   return null;
