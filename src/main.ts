@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,16 +21,21 @@ import { PaymentOrderService } from './domain/payment-orders/payment-order.servi
 import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import { systemClock } from './domain/shared/clock.ts';
+import { LinkSigner } from './domain/shared/link-signer.ts';
 import { SecretBox } from './domain/shared/secret-box.ts';
 import { TestClocks } from './domain/shared/test-clocks.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
+import { queueRenewalMail } from './domain/subscriptions/renewal-mail.ts';
+import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
 import { WebhookService } from './domain/webhooks/webhook.service.ts';
 import { buildApp } from './http/app.ts';
 import type { RouteDeps } from './http/routes/deps.ts';
+import { sendQueuedEmails } from './jobs/email-sender.ts';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
+import { smtpTransport } from './providers/email/smtp-transport.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createProviders } from './providers/registry.ts';
 import { TEST_MODE_DEFAULTS } from './providers/test-mode-defaults.ts';
@@ -206,10 +211,12 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     allowlist: new Set(config.webhooks.allowlist),
   };
   const urlPolicy = (url: string) => webhookUrlProblem(url, addressPolicy);
+  const secretsKey = loadSecretsKey(config);
+  const signer = new LinkSigner(createHash('sha256').update('cobro payer links').update(secretsKey).digest());
   const webhooks = new WebhookService(
     uow,
     clock,
-    new SecretBox(loadSecretsKey(config)),
+    new SecretBox(secretsKey),
     urlPolicy,
     config.webhooks.secretOverlapSeconds * 1000,
   );
@@ -239,10 +246,32 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     },
     (repos, event) => webhooks.publish(repos, event),
   );
+  const subscriptions = new SubscriptionService(uow, clocks, (repos, event) => webhooks.publish(repos, event), {
+    retryDays: config.subscriptions.retryDays,
+    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
+    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
+  });
+  orders.useSubscriptions({
+    forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),
+    firstCharge: (rec) => subscriptions.firstCharge(rec),
+    onOrderClosed: (repos, order, token, now) => subscriptions.onOrderClosed(repos, order, token, now),
+    onOrderFailed: (repos, order, now) => subscriptions.onOrderFailed(repos, order, now),
+    mailRenewal: (repos, rec, order) =>
+      queueRenewalMail(repos, rec, order, {
+        publicUrl: config.publicUrl,
+        signer,
+        currencies,
+        now: clocks.clockFor(rec).now().getTime(),
+      }),
+  });
+  subscriptions.useCharger(orders);
+  const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
   const runJobs = async () => {
     await orders.syncPendingCards();
     await orders.observeChain();
     await orders.expireDue();
+    await subscriptions.runBilling();
+    await sendQueuedEmails(uow, mailTransport, clock, logger);
   };
   const services: RouteDeps = {
     merchants,
@@ -253,6 +282,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
     webhooks,
+    subscriptions,
+    signer,
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
   };
 

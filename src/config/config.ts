@@ -27,6 +27,13 @@ export type Config = {
     maxConcurrencyPerEndpoint: number;
     secretOverlapSeconds: number;
   };
+  subscriptions: {
+    retryDays: number[];
+    cancelWhenRetriesExhausted: boolean;
+    renewalNoticeHours: number;
+  };
+  smtpUrl: string | null;
+  mailFrom: string;
   /** 32-byte key sealing webhook secrets at rest; null: a key file beside the data is used. */
   secretsKey: Buffer | null;
 };
@@ -173,6 +180,28 @@ export function loadConfig(env: Env = process.env): Config {
       maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY', 4, 1, 100),
       secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
     },
+    subscriptions: {
+      retryDays: (() => {
+        const raw = list(env, 'SUBSCRIPTION_RETRY_DAYS');
+        if (raw.length === 0) {
+          return [1, 3, 5];
+        }
+        const days = raw.map((d) => {
+          if (!/^\d+(\.\d+)?$/.test(d) || Number(d) <= 0 || Number(d) > 365) {
+            throw new ConfigError(`SUBSCRIPTION_RETRY_DAYS must be days separated by commas, got "${d}"`);
+          }
+          return Number(d);
+        });
+        if (days.some((d, i) => i > 0 && d <= (days[i - 1] ?? 0))) {
+          throw new ConfigError('SUBSCRIPTION_RETRY_DAYS must be increasing');
+        }
+        return days;
+      })(),
+      cancelWhenRetriesExhausted: boolean(env, 'SUBSCRIPTION_CANCEL_AFTER_RETRIES', true),
+      renewalNoticeHours: integer(env, 'RENEWAL_NOTICE_HOURS', 72, 0, 24 * 30),
+    },
+    smtpUrl: text(env, 'SMTP_URL') ?? null,
+    mailFrom: text(env, 'MAIL_FROM') ?? 'Cobro <no-reply@cobro.invalid>',
     secretsKey: (() => {
       const raw = text(env, 'SECRETS_KEY');
       if (raw === undefined) {

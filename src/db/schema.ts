@@ -115,6 +115,60 @@ export type PaymentOrdersTable = {
   expired_at: bigint | null;
   closed_at: bigint | null;
   refunded_at: bigint | null;
+  period_index: bigint | null;
+  period_attempt: bigint | null;
+};
+
+export type RecurrentPaymentsTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  payment_link_id: string;
+  plan_version: bigint;
+  checkout_preference_id: string;
+  status: string;
+  title: string;
+  amount_minor: bigint;
+  gross_amount_minor: bigint;
+  currency: string;
+  interval_type: string;
+  interval_count: bigint | null;
+  trial_interval_type: string | null;
+  trial_interval_count: bigint;
+  signup_fee_minor: bigint;
+  payment_method_id: string;
+  payment_method_type: string;
+  card_token: string | null;
+  payer_email: string | null;
+  payer_first_name: string | null;
+  payer_last_name: string | null;
+  payer_phone_number: string | null;
+  external_id: string | null;
+  anchor_at: bigint | null;
+  current_period_start: bigint | null;
+  current_period_end: bigint | null;
+  next_payment_date: bigint | null;
+  periods_paid: bigint;
+  failed_attempts: bigint;
+  sequence: bigint;
+  created_at: bigint;
+  updated_at: bigint;
+  canceled_at: bigint | null;
+  deleted_by: string | null;
+};
+
+export type OutboundEmailsTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  status: string;
+  attempts: bigint;
+  last_error: string | null;
+  created_at: bigint;
+  sent_at: bigint | null;
 };
 
 export type EventsTable = {
@@ -215,4 +269,6 @@ export type Database = {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  recurrent_payments: RecurrentPaymentsTable;
+  outbound_emails: OutboundEmailsTable;
 };

@@ -7,9 +7,11 @@ import type {
   MerchantRepository,
   TestClockRepository,
 } from './merchants/merchant.repository.ts';
+import type { EmailRepository } from './notifications/email.ts';
 import type { PaymentMethodRepository } from './payment-methods/payment-method.ts';
 import type { PaymentOrderRepository } from './payment-orders/payment-order.ts';
 import type { PaymentLinkRepository } from './subscriptions/payment-link.ts';
+import type { RecurrentPaymentRepository } from './subscriptions/recurrent-payment.ts';
 import type { EventQueryRepository, WebhookRepository } from './webhooks/webhook.ts';
 
 /** Every repository, bound to one transaction or to committed reads (see UnitOfWork). */
@@ -26,4 +28,6 @@ export type Repositories = {
   testClocks: TestClockRepository;
   webhooks: WebhookRepository;
   eventQueries: EventQueryRepository;
+  recurrentPayments: RecurrentPaymentRepository;
+  emails: EmailRepository;
 };

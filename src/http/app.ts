@@ -29,6 +29,7 @@ import { confirmPaymentOrderRoute } from './routes/v1/payment-orders.confirm.ts'
 import { getPaymentOrderRoute } from './routes/v1/payment-orders.get.ts';
 import { listPaymentOrdersRoute } from './routes/v1/payment-orders.list.ts';
 import { refundPaymentOrderRoute } from './routes/v1/payment-orders.refund.ts';
+import { recurrentPaymentRoutes } from './routes/v1/recurrent-payments.ts';
 import { testHelperRoutes } from './routes/v1/test-helpers.ts';
 import { webhookEndpointRoutes } from './routes/v1/webhook-endpoints.ts';
 import { ErrorBody } from './schemas/common.ts';
@@ -258,6 +259,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     await v1.register(testHelperRoutes, deps);
     await v1.register(webhookEndpointRoutes, deps);
     await v1.register(eventRoutes, deps);
+    await v1.register(recurrentPaymentRoutes, deps);
   });
 
   return app;

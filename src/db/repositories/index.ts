@@ -3,12 +3,14 @@ import type { Repositories } from '../../domain/repositories.ts';
 import type { Database } from '../schema.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
+import { KyselyEmailRepository } from './email.repository.ts';
 import { KyselyEventRepository } from './event.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
+import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import { KyselyEventQueryRepository, KyselyWebhookRepository } from './webhook.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
@@ -25,5 +27,7 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     testClocks: new KyselyTestClockRepository(db),
     webhooks: new KyselyWebhookRepository(db),
     eventQueries: new KyselyEventQueryRepository(db),
+    recurrentPayments: new KyselyRecurrentPaymentRepository(db),
+    emails: new KyselyEmailRepository(db),
   };
 }

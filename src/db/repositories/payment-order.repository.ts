@@ -52,6 +52,8 @@ function toOrder(row: PaymentOrdersTable): PaymentOrder {
     expiredAt: num(row.expired_at),
     closedAt: num(row.closed_at),
     refundedAt: num(row.refunded_at),
+    periodIndex: num(row.period_index),
+    periodAttempt: num(row.period_attempt),
   };
 }
 
@@ -97,7 +99,9 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
         id: o.id,
         merchant_id: o.merchantId,
         mode: o.mode,
-        kind: o.recurrentPaymentId !== null && o.checkoutPreferenceId === null ? 'RENEWAL' : 'CHECKOUT',
+        kind: o.periodAttempt !== null ? 'RENEWAL' : 'CHECKOUT',
+        period_index: o.periodIndex === null ? null : BigInt(o.periodIndex),
+        period_attempt: o.periodAttempt === null ? null : BigInt(o.periodAttempt),
         checkout_preference_id: o.checkoutPreferenceId,
         recurrent_payment_id: o.recurrentPaymentId,
         amount_minor: o.amountMinor,
@@ -187,6 +191,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       .selectFrom('payment_orders')
       .selectAll()
       .where('checkout_preference_id', '=', preferenceId)
+      .where('kind', '=', 'CHECKOUT')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -260,5 +265,31 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       .where('status', '=', 'REJECTED')
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  async getRenewal(
+    recurrentPaymentId: string,
+    periodIndex: number,
+    attempt: number,
+  ): Promise<PaymentOrder | undefined> {
+    const row = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('recurrent_payment_id', '=', recurrentPaymentId)
+      .where('period_index', '=', BigInt(periodIndex))
+      .where('period_attempt', '=', BigInt(attempt))
+      .executeTakeFirst();
+    return row ? toOrder(row) : undefined;
+  }
+
+  async openRenewals(recurrentPaymentId: string): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('recurrent_payment_id', '=', recurrentPaymentId)
+      .where('kind', '=', 'RENEWAL')
+      .where('status', '=', 'OPENED')
+      .execute();
+    return rows.map(toOrder);
   }
 }

@@ -2,6 +2,7 @@ import type { Mode } from '../merchants/merchant.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import { toWireTime } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 
 export type EntityType = 'PAYMENT_ORDER' | 'RECURRENT_PAYMENT';
 
@@ -53,6 +54,37 @@ export function paymentOrderEvent(order: PaymentOrder, at: number): DomainEvent 
     entityId: order.id,
     checkoutPreferenceId: order.checkoutPreferenceId,
     sequence: order.sequence,
+    createdAt: at,
+    payload: JSON.stringify(body),
+  };
+}
+
+/** `RECURRENT_PAYMENT.<STATUS>`: same members, with `recurrent_payment_id`. */
+export function recurrentPaymentEvent(r: RecurrentPayment, at: number): DomainEvent {
+  const id = newId();
+  const eventType = `RECURRENT_PAYMENT.${r.status}`;
+  const body = {
+    id,
+    event_type: eventType,
+    entity_type: 'RECURRENT_PAYMENT',
+    entity_id: r.id,
+    recurrent_payment_id: r.id,
+    checkout_preference_id: r.checkoutPreferenceId,
+    payment_link_id: r.paymentLinkId,
+    external_id: r.externalId,
+    status: r.status,
+    sequence: r.sequence,
+    created_at: toWireTime(at),
+  };
+  return {
+    id,
+    merchantId: r.merchantId,
+    mode: r.mode,
+    eventType,
+    entityType: 'RECURRENT_PAYMENT',
+    entityId: r.id,
+    checkoutPreferenceId: r.checkoutPreferenceId,
+    sequence: r.sequence,
     createdAt: at,
     payload: JSON.stringify(body),
   };

@@ -23,6 +23,7 @@ import { isWellFormedId, newId } from '../shared/ids.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrderStatus } from './payment-order.status.ts';
 import { assertTransition } from './payment-order.status.ts';
 import type { PaymentOrder, PaymentOrderChanges, PaymentOrderFilter } from './payment-order.ts';
@@ -62,7 +63,29 @@ const CARD_FIELDS: Record<string, string> = {
  * compare-and-set on the status with its event written in the same transaction; provider
  * calls happen between transactions, never inside one.
  */
+/** What payment orders tell their subscription, inside the same transaction. */
+export interface SubscriptionHooks {
+  forCheckout(
+    repos: Repositories,
+    pref: CheckoutPreference,
+    method: PaymentMethod,
+    payer: PaymentOrder['payer'],
+    now: number,
+  ): Promise<RecurrentPayment>;
+  firstCharge(rec: Pick<RecurrentPayment, 'signupFeeMinor' | 'amountMinor' | 'trialIntervalCount'>): bigint;
+  onOrderClosed(repos: Repositories, order: PaymentOrder, cardToken: string | null, now: number): Promise<void>;
+  onOrderFailed(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
+  mailRenewal(repos: Repositories, rec: RecurrentPayment, order: PaymentOrder): Promise<void>;
+}
+
 export class PaymentOrderService {
+  private subscriptions: SubscriptionHooks | null = null;
+
+  /** Set once at wiring time (subscriptions and payment orders need each other). */
+  useSubscriptions(hooks: SubscriptionHooks): void {
+    this.subscriptions = hooks;
+  }
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clocks: TestClocks,
@@ -196,12 +219,10 @@ export class PaymentOrderService {
     if (messages.length > 0 || !method) {
       throw new AppError('WRONG_INPUT', messages);
     }
-    const charged = amountInMethodCurrency(
-      method,
-      { amountMinor: pref.amountMinor, currency: pref.currency },
-      this.currencies,
-    );
-    if (charged === null) {
+    if (
+      amountInMethodCurrency(method, { amountMinor: pref.amountMinor, currency: pref.currency }, this.currencies) ===
+      null
+    ) {
       throw new AppError('WRONG_INPUT', ['payment_method_id: the payment method cannot take this currency']);
     }
     const settings = await this.settingsFor(pref.merchantId, pref.mode);
@@ -210,6 +231,7 @@ export class PaymentOrderService {
     const orderId = newId();
     const isCard = method.type === 'CARD';
     const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
+    const chargedBox = { value: 0n };
     const opened = await this.uow.transaction(async (repos) => {
       const current = await repos.preferences.getById(pref.id);
       if (!current || effectiveStatus(current, now) !== 'OPEN') {
@@ -239,9 +261,22 @@ export class PaymentOrderService {
           );
         }
       }
+      // A SUBSCRIPTION checkout charges the sign-up fee plus the first period (only the fee during a trial).
+      let recurrentPaymentId: string | null = null;
+      let amountMinor = pref.amountMinor;
+      let periodIndex: number | null = null;
+      if (pref.type === 'SUBSCRIPTION' && this.subscriptions) {
+        const rec = await this.subscriptions.forCheckout(repos, current, method, payer, now);
+        recurrentPaymentId = rec.id;
+        amountMinor = this.subscriptions.firstCharge(rec);
+        periodIndex = rec.trialIntervalCount > 0 ? null : 0;
+      }
+      const charged =
+        amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.currencies) ?? amountMinor;
+      chargedBox.value = charged;
       let instructions: PaymentOrder['instructions'] = null;
       let providerRef: string | null = null;
-      if (!isCard) {
+      if (!isCard && charged > 0n) {
         const provider = this.providers.push[method.type];
         if (!provider) {
           throw new AppError('WRONG_INPUT', [`payment_method_id: ${method.type} is not available`]);
@@ -275,8 +310,8 @@ export class PaymentOrderService {
         merchantId: pref.merchantId,
         mode: pref.mode,
         checkoutPreferenceId: pref.id,
-        recurrentPaymentId: null,
-        amountMinor: pref.amountMinor,
+        recurrentPaymentId,
+        amountMinor,
         currency: pref.currency,
         chargedAmountMinor: charged,
         chargedCurrency: method.currency,
@@ -300,13 +335,20 @@ export class PaymentOrderService {
         expiredAt: null,
         closedAt: null,
         refundedAt: null,
+        periodIndex,
+        periodAttempt: null,
       };
       await repos.orders.insert(order);
       await this.publish(repos, paymentOrderEvent(order, now));
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
+      if (!isCard && charged === 0n) {
+        // Nothing to pay now (a trial without sign-up fee): the method is recorded and the checkout done.
+        return this.close(repos, order, {}, now, null);
+      }
       return order;
     });
-    if (!isCard || !input.card) {
+    const charged = chargedBox.value;
+    if (!isCard || !input.card || opened.status !== 'OPENED') {
       return opened;
     }
 
@@ -325,7 +367,7 @@ export class PaymentOrderService {
         derivationIndex: 0,
         sequence: 0n,
         card: input.card,
-        saveCard: input.saveCard === true,
+        saveCard: input.saveCard === true || pref.type === 'SUBSCRIPTION',
         idempotencyKey: orderId,
       });
     } catch {
@@ -339,7 +381,7 @@ export class PaymentOrderService {
     return this.applyCardResult(opened, result);
   }
 
-  private async applyCardResult(order: PaymentOrder, result: CardChargeResult): Promise<PaymentOrder> {
+  async applyCardResult(order: PaymentOrder, result: CardChargeResult): Promise<PaymentOrder> {
     const now = this.now(order);
     return this.uow.transaction(async (repos) => {
       if (result.status === 'FAILED') {
@@ -374,7 +416,7 @@ export class PaymentOrderService {
         await repos.orders.update(order.id, 'OPENED', changes, now);
         return { ...order, ...changes, updatedAt: now };
       }
-      return this.close(repos, order, changes, now);
+      return this.close(repos, order, changes, now, result.token);
     });
   }
 
@@ -399,6 +441,9 @@ export class PaymentOrderService {
     if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
       await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
     }
+    if (order.recurrentPaymentId && this.subscriptions && (to === 'REJECTED' || to === 'EXPIRED')) {
+      await this.subscriptions.onOrderFailed(repos, updated, now);
+    }
     await this.publish(repos, paymentOrderEvent(updated, now));
     return updated;
   }
@@ -409,9 +454,13 @@ export class PaymentOrderService {
     order: PaymentOrder,
     changes: PaymentOrderChanges,
     now: number,
+    cardToken: string | null = null,
   ): Promise<PaymentOrder> {
     const closed = await this.moveOrThrow(repos, order, 'CLOSED', { ...changes, closedAt: now }, now, 'closed');
-    if (order.checkoutPreferenceId) {
+    if (order.recurrentPaymentId && this.subscriptions) {
+      await this.subscriptions.onOrderClosed(repos, closed, cardToken, now);
+    }
+    if (order.checkoutPreferenceId && order.periodAttempt === null) {
       if (!(await repos.preferences.markPaid(order.checkoutPreferenceId, order.id, now))) {
         throw new AppError('CONFLICT', [
           'checkout preference is no longer open; the payment was not recorded as closing it',
@@ -514,6 +563,138 @@ export class PaymentOrderService {
     return this.uow.transaction((repos) =>
       this.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded'),
     );
+  }
+
+  // ---- renewals (the billing engine calls these) ------------------------------------------------
+
+  getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
+    return this.uow.read.orders.getRenewal(recId, periodIndex, attempt);
+  }
+
+  /**
+   * Opens the order for one try of one period of a subscription: a card order to charge now, or
+   * a push-method order with fresh instructions, mailed to the payer. A unique index makes a
+   * second opening (another scheduler, a crash and rerun) impossible: that case returns undefined.
+   */
+  async openRenewal(
+    rec: RecurrentPayment,
+    periodIndex: number,
+    attempt: number,
+    dueAt: number,
+  ): Promise<PaymentOrder | undefined> {
+    const now = this.now(rec);
+    const method = (await this.methods.all()).find((m) => m.id === rec.paymentMethodId);
+    if (!method) {
+      return undefined;
+    }
+    const charged = amountInMethodCurrency(
+      method,
+      { amountMinor: rec.amountMinor, currency: rec.currency },
+      this.currencies,
+    );
+    if (charged === null) {
+      return undefined;
+    }
+    const settings = await this.settingsFor(rec.merchantId, rec.mode);
+    const orderId = newId();
+    // Push renewals give the payer until a day past the due date (or past now, when catching up).
+    const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
+    try {
+      return await this.uow.transaction(async (repos) => {
+        let instructions: PaymentOrder['instructions'] = null;
+        let providerRef: string | null = null;
+        if (method.type !== 'CARD') {
+          const provider = this.providers.push[method.type];
+          const network = method.network?.id ?? method.type;
+          const index =
+            method.type === 'CRYPTO_ONCHAIN'
+              ? Number((await repos.counters.next(rec.merchantId, rec.mode, `address:${network}`)) - 1n)
+              : 0;
+          const prepared = provider?.prepare({
+            orderId,
+            merchantId: rec.merchantId,
+            mode: rec.mode,
+            method,
+            charged: { amountMinor: charged, currency: method.currency },
+            payer: rec.payer,
+            expiresAt: new Date(expiresAt),
+            settings,
+            derivationIndex: index,
+            sequence: await repos.counters.next(rec.merchantId, rec.mode, 'reference'),
+          });
+          if (!prepared?.ok) {
+            throw new AppError('CONFLICT', ['the renewal could not be prepared for this payment method']);
+          }
+          instructions = prepared.instructions;
+          providerRef = prepared.ref;
+        }
+        const order: PaymentOrder = {
+          id: orderId,
+          merchantId: rec.merchantId,
+          mode: rec.mode,
+          checkoutPreferenceId: rec.checkoutPreferenceId,
+          recurrentPaymentId: rec.id,
+          amountMinor: rec.amountMinor,
+          currency: rec.currency,
+          chargedAmountMinor: charged,
+          chargedCurrency: method.currency,
+          receivedAmountMinor: null,
+          status: 'OPENED',
+          anomaly: 'NONE',
+          title: rec.title,
+          origin: 'PAYMENT_LINK',
+          externalId: rec.externalId,
+          paymentMethodId: method.id,
+          paymentMethodType: method.type,
+          payer: rec.payer,
+          instructions,
+          providerRef,
+          failureCode: null,
+          failureMessage: null,
+          sequence: 1,
+          expiresAt: method.type === 'CARD' ? now + this.options.cardOrderTtlMs : expiresAt,
+          createdAt: now,
+          updatedAt: now,
+          expiredAt: null,
+          closedAt: null,
+          refundedAt: null,
+          periodIndex,
+          periodAttempt: attempt,
+        };
+        await repos.orders.insert(order);
+        await this.publish(repos, paymentOrderEvent(order, now));
+        if (method.type !== 'CARD' && this.subscriptions) {
+          await this.subscriptions.mailRenewal(repos, rec, order);
+        }
+        return order;
+      });
+    } catch (error) {
+      if (await this.uow.read.orders.getRenewal(rec.id, periodIndex, attempt)) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  /** Charges a card renewal with the saved token; the order id is the processor's idempotency key. */
+  async chargeRenewal(order: PaymentOrder, token: string): Promise<PaymentOrder> {
+    let result: CardChargeResult;
+    try {
+      result = await this.providers.card.chargeToken({
+        token,
+        charged: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
+        idempotencyKey: order.id,
+        mode: order.mode,
+      });
+    } catch {
+      result = {
+        status: 'FAILED',
+        ref: null,
+        code: 'processor_unavailable',
+        message: 'the card processor could not be reached',
+      };
+    }
+    return this.applyCardResult(order, result);
   }
 
   // ---- jobs -----------------------------------------------------------------------------------

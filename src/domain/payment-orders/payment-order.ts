@@ -72,6 +72,10 @@ export type PaymentOrder = {
   expiredAt: number | null;
   closedAt: number | null;
   refundedAt: number | null;
+  /** Which period of its subscription this order pays (null outside subscriptions or for a trial's set-up). */
+  periodIndex: number | null;
+  /** For renewal charges: the try within the period (1, then retries); null for the checkout's own order. */
+  periodAttempt: number | null;
 };
 
 export type PaymentOrderFilter = {
@@ -124,4 +128,8 @@ export interface PaymentOrderRepository {
   /** OPENED orders of one method type (chain watcher, provider sync). */
   listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]>;
   countRejectedCardOrders(preferenceId: string): Promise<number>;
+  /** The renewal order for one try of one period, if it was opened. */
+  getRenewal(recurrentPaymentId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
+  /** Renewal orders still OPENED for a subscription (cancellation expires them). */
+  openRenewals(recurrentPaymentId: string): Promise<PaymentOrder[]>;
 }

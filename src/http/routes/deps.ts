@@ -5,7 +5,9 @@ import type { MerchantService } from '../../domain/merchants/merchant.service.ts
 import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
 import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
 import type { TestHelperService } from '../../domain/payment-orders/test-helpers.service.ts';
+import type { LinkSigner } from '../../domain/shared/link-signer.ts';
 import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
+import type { SubscriptionService } from '../../domain/subscriptions/subscription.service.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook.service.ts';
 
 /** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
@@ -19,4 +21,7 @@ export type RouteDeps = {
   orders: PaymentOrderService;
   testHelpers: TestHelperService;
   webhooks: WebhookService;
+  subscriptions: SubscriptionService;
+  /** Signs the links sent to payers (their subscription page). */
+  signer: LinkSigner;
 };

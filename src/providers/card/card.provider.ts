@@ -89,6 +89,18 @@ export class CardProvider implements CardPaymentProvider {
       if (tokenized.status === 'rejected') {
         return { status: 'FAILED', ref: null, code: tokenized.code, message: PAYER_MESSAGES[tokenized.code] ?? '' };
       }
+      if (input.charged.amountMinor === 0n) {
+        // A trial without sign-up fee: the card is saved, nothing is charged.
+        return {
+          status: 'PAID',
+          ref: `setup_${input.idempotencyKey}`,
+          brand: tokenized.brand,
+          last4: tokenized.last4,
+          expMonth: expiry.month,
+          expYear: expiry.year,
+          token: tokenized.token,
+        };
+      }
       const result = await processor.chargeToken({
         token: tokenized.token,
         amountMinor: input.charged.amountMinor,

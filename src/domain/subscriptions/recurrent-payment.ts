@@ -1,0 +1,98 @@
+import type { Payer } from '../checkout-preferences/checkout-preference.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { IntervalType } from './payment-link.ts';
+import type { RecurrentPaymentStatus } from './recurrent-payment.status.ts';
+
+/**
+ * A subscription instance: what one payer bought from one plan version. The plan's terms are
+ * copied at purchase, so editing the plan later never changes what an existing subscriber pays.
+ */
+export type RecurrentPayment = {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  paymentLinkId: string;
+  planVersion: number;
+  checkoutPreferenceId: string;
+  status: RecurrentPaymentStatus;
+  title: string;
+  /** What the payer pays per period. */
+  amountMinor: bigint;
+  /** The plan's amount per period (equal unless payer fees apply). */
+  grossAmountMinor: bigint;
+  currency: string;
+  intervalType: IntervalType;
+  /** Number of periods; null until cancelled. */
+  intervalCount: number | null;
+  trialIntervalType: IntervalType | null;
+  trialIntervalCount: number;
+  signupFeeMinor: bigint;
+  paymentMethodId: string;
+  paymentMethodType: PaymentMethodType;
+  /** The processor token of a saved card (never the card itself). */
+  cardToken: string | null;
+  payer: Payer;
+  externalId: string | null;
+  /** Start of period 0, from which every period is computed (after the trial, if any). */
+  anchorAt: number | null;
+  currentPeriodStart: number | null;
+  currentPeriodEnd: number | null;
+  /** When the next charge (or retry, or completion) falls due. */
+  nextPaymentDate: number | null;
+  periodsPaid: number;
+  /** Failed tries of the period now due. */
+  failedAttempts: number;
+  sequence: number;
+  createdAt: number;
+  updatedAt: number;
+  canceledAt: number | null;
+  deletedBy: string | null;
+};
+
+export type RecurrentPaymentChanges = Partial<
+  Pick<
+    RecurrentPayment,
+    | 'cardToken'
+    | 'anchorAt'
+    | 'currentPeriodStart'
+    | 'currentPeriodEnd'
+    | 'nextPaymentDate'
+    | 'periodsPaid'
+    | 'failedAttempts'
+    | 'canceledAt'
+    | 'deletedBy'
+    | 'paymentMethodId'
+    | 'paymentMethodType'
+    | 'payer'
+  >
+>;
+
+export type RecurrentPaymentFilter = { status?: RecurrentPaymentStatus; externalId?: string; paymentLinkId?: string };
+
+export interface RecurrentPaymentRepository {
+  insert(r: RecurrentPayment): Promise<void>;
+  get(merchantId: string, mode: Mode, id: string): Promise<RecurrentPayment | undefined>;
+  getById(id: string): Promise<RecurrentPayment | undefined>;
+  getByPreference(preferenceId: string): Promise<RecurrentPayment | undefined>;
+  list(
+    merchantId: string,
+    mode: Mode,
+    page: PageRequest,
+    filter: RecurrentPaymentFilter,
+  ): Promise<Page<RecurrentPayment>>;
+  /**
+   * Compare-and-set on status and sequence: applies `changes` (and `to`, sequence + 1) only if
+   * nobody changed the row since it was read. Returns the new row, or undefined.
+   */
+  update(
+    current: Pick<RecurrentPayment, 'id' | 'status' | 'sequence'>,
+    to: RecurrentPaymentStatus,
+    changes: RecurrentPaymentChanges,
+    at: number,
+  ): Promise<RecurrentPayment | undefined>;
+  /** Subscriptions in `statuses` whose next payment date is at or before `before`. */
+  listDue(statuses: readonly RecurrentPaymentStatus[], before: number, limit: number): Promise<RecurrentPayment[]>;
+  listByStatus(statuses: readonly RecurrentPaymentStatus[], limit: number): Promise<RecurrentPayment[]>;
+}
