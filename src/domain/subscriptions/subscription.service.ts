@@ -102,7 +102,10 @@ export class SubscriptionService {
   /** The payer saved another card: later renewals charge it. */
   async replaceCard(id: string, token: string): Promise<RecurrentPayment> {
     const rec = await this.uow.read.recurrentPayments.getById(id);
-    if (!rec || rec.paymentMethodType !== 'CARD' || isTerminal(rec.status)) {
+    if (!rec) {
+      throw notFound('recurrent payment');
+    }
+    if (rec.paymentMethodType !== 'CARD' || isTerminal(rec.status)) {
       throw new AppError('CONFLICT', ['this subscription cannot take a new card']);
     }
     const now = this.now(rec);
