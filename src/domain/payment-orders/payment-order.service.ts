@@ -274,38 +274,20 @@ export class PaymentOrderService {
       const charged =
         amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.currencies) ?? amountMinor;
       chargedBox.value = charged;
-      let instructions: PaymentOrder['instructions'] = null;
-      let providerRef: string | null = null;
-      if (!isCard && charged > 0n) {
-        const provider = this.providers.push[method.type];
-        if (!provider) {
-          throw new AppError('WRONG_INPUT', [`payment_method_id: ${method.type} is not available`]);
-        }
-        const network = method.network?.id ?? method.type;
-        const index =
-          method.type === 'CRYPTO_ONCHAIN'
-            ? Number((await repos.counters.next(pref.merchantId, pref.mode, `address:${network}`)) - 1n)
-            : 0;
-        const sequence = await repos.counters.next(pref.merchantId, pref.mode, 'reference');
-        const prepared = provider.prepare({
-          orderId,
-          merchantId: pref.merchantId,
-          mode: pref.mode,
-          method,
-          charged: { amountMinor: charged, currency: method.currency },
-          payer,
-          expiresAt: new Date(expiresAt),
-          settings,
-          derivationIndex: index,
-          sequence,
-        });
-        if (!prepared.ok) {
-          throw new AppError('WRONG_INPUT', [`payment_method_id: ${prepared.error.message}`]);
-        }
-        instructions = prepared.instructions;
-        providerRef = prepared.ref;
-      }
-      const order: PaymentOrder = {
+      const prepared =
+        !isCard && charged > 0n
+          ? await this.preparePush(repos, {
+              orderId,
+              merchantId: pref.merchantId,
+              mode: pref.mode,
+              method,
+              charged,
+              payer,
+              expiresAt,
+              settings,
+            })
+          : { instructions: null, ref: null };
+      const order = newOpenedOrder({
         id: orderId,
         merchantId: pref.merchantId,
         mode: pref.mode,
@@ -315,29 +297,18 @@ export class PaymentOrderService {
         currency: pref.currency,
         chargedAmountMinor: charged,
         chargedCurrency: method.currency,
-        receivedAmountMinor: null,
-        status: 'OPENED',
-        anomaly: 'NONE',
         title: pref.title,
         origin: pref.origin,
         externalId: pref.externalId,
-        paymentMethodId: method.id,
-        paymentMethodType: method.type,
+        method,
         payer,
-        instructions,
-        providerRef,
-        failureCode: null,
-        failureMessage: null,
-        sequence: 1,
+        instructions: prepared.instructions,
+        providerRef: prepared.ref,
         expiresAt,
-        createdAt: now,
-        updatedAt: now,
-        expiredAt: null,
-        closedAt: null,
-        refundedAt: null,
+        now,
         periodIndex,
         periodAttempt: null,
-      };
+      });
       await repos.orders.insert(order);
       await this.publish(repos, paymentOrderEvent(order, now));
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
@@ -565,6 +536,51 @@ export class PaymentOrderService {
     );
   }
 
+  /**
+   * A push method's instructions (BR Code, fresh address, reference, voucher), built inside the
+   * order's transaction: address indexes and reference numbers come from per-merchant counters.
+   */
+  private async preparePush(
+    repos: Repositories,
+    input: {
+      orderId: string;
+      merchantId: string;
+      mode: Mode;
+      method: PaymentMethod;
+      charged: bigint;
+      payer: PaymentOrder['payer'];
+      expiresAt: number;
+      settings: MerchantPaymentSettings;
+    },
+  ): Promise<{ instructions: PaymentOrder['instructions']; ref: string | null }> {
+    const { method } = input;
+    const provider = method.type === 'CARD' ? undefined : this.providers.push[method.type];
+    if (!provider) {
+      throw new AppError('WRONG_INPUT', [`payment_method_id: ${method.type} is not available`]);
+    }
+    const network = method.network?.id ?? method.type;
+    const index =
+      method.type === 'CRYPTO_ONCHAIN'
+        ? Number((await repos.counters.next(input.merchantId, input.mode, `address:${network}`)) - 1n)
+        : 0;
+    const prepared = provider.prepare({
+      orderId: input.orderId,
+      merchantId: input.merchantId,
+      mode: input.mode,
+      method,
+      charged: { amountMinor: input.charged, currency: method.currency },
+      payer: input.payer,
+      expiresAt: new Date(input.expiresAt),
+      settings: input.settings,
+      derivationIndex: index,
+      sequence: await repos.counters.next(input.merchantId, input.mode, 'reference'),
+    });
+    if (!prepared.ok) {
+      throw new AppError('WRONG_INPUT', [`payment_method_id: ${prepared.error.message}`]);
+    }
+    return { instructions: prepared.instructions, ref: prepared.ref };
+  }
+
   // ---- renewals (the billing engine calls these) ------------------------------------------------
 
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
@@ -601,34 +617,20 @@ export class PaymentOrderService {
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
     try {
       return await this.uow.transaction(async (repos) => {
-        let instructions: PaymentOrder['instructions'] = null;
-        let providerRef: string | null = null;
-        if (method.type !== 'CARD') {
-          const provider = this.providers.push[method.type];
-          const network = method.network?.id ?? method.type;
-          const index =
-            method.type === 'CRYPTO_ONCHAIN'
-              ? Number((await repos.counters.next(rec.merchantId, rec.mode, `address:${network}`)) - 1n)
-              : 0;
-          const prepared = provider?.prepare({
-            orderId,
-            merchantId: rec.merchantId,
-            mode: rec.mode,
-            method,
-            charged: { amountMinor: charged, currency: method.currency },
-            payer: rec.payer,
-            expiresAt: new Date(expiresAt),
-            settings,
-            derivationIndex: index,
-            sequence: await repos.counters.next(rec.merchantId, rec.mode, 'reference'),
-          });
-          if (!prepared?.ok) {
-            throw new AppError('CONFLICT', ['the renewal could not be prepared for this payment method']);
-          }
-          instructions = prepared.instructions;
-          providerRef = prepared.ref;
-        }
-        const order: PaymentOrder = {
+        const prepared =
+          method.type !== 'CARD'
+            ? await this.preparePush(repos, {
+                orderId,
+                merchantId: rec.merchantId,
+                mode: rec.mode,
+                method,
+                charged,
+                payer: rec.payer,
+                expiresAt,
+                settings,
+              })
+            : { instructions: null, ref: null };
+        const order = newOpenedOrder({
           id: orderId,
           merchantId: rec.merchantId,
           mode: rec.mode,
@@ -638,29 +640,18 @@ export class PaymentOrderService {
           currency: rec.currency,
           chargedAmountMinor: charged,
           chargedCurrency: method.currency,
-          receivedAmountMinor: null,
-          status: 'OPENED',
-          anomaly: 'NONE',
           title: rec.title,
           origin: 'PAYMENT_LINK',
           externalId: rec.externalId,
-          paymentMethodId: method.id,
-          paymentMethodType: method.type,
+          method,
           payer: rec.payer,
-          instructions,
-          providerRef,
-          failureCode: null,
-          failureMessage: null,
-          sequence: 1,
+          instructions: prepared.instructions,
+          providerRef: prepared.ref,
           expiresAt: method.type === 'CARD' ? now + this.options.cardOrderTtlMs : expiresAt,
-          createdAt: now,
-          updatedAt: now,
-          expiredAt: null,
-          closedAt: null,
-          refundedAt: null,
+          now,
           periodIndex,
           periodAttempt: attempt,
-        };
+        });
         await repos.orders.insert(order);
         await this.publish(repos, paymentOrderEvent(order, now));
         if (method.type !== 'CARD' && this.subscriptions) {
@@ -762,4 +753,62 @@ export class PaymentOrderService {
       });
     }
   }
+}
+
+/** A new OPENED order: the one place the order record's initial values are spelled out. */
+function newOpenedOrder(o: {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  checkoutPreferenceId: string | null;
+  recurrentPaymentId: string | null;
+  amountMinor: bigint;
+  currency: string;
+  chargedAmountMinor: bigint;
+  chargedCurrency: string;
+  title: string;
+  origin: string;
+  externalId: string | null;
+  method: PaymentMethod;
+  payer: PaymentOrder['payer'];
+  instructions: PaymentOrder['instructions'];
+  providerRef: string | null;
+  expiresAt: number;
+  now: number;
+  periodIndex: number | null;
+  periodAttempt: number | null;
+}): PaymentOrder {
+  return {
+    id: o.id,
+    merchantId: o.merchantId,
+    mode: o.mode,
+    checkoutPreferenceId: o.checkoutPreferenceId,
+    recurrentPaymentId: o.recurrentPaymentId,
+    amountMinor: o.amountMinor,
+    currency: o.currency,
+    chargedAmountMinor: o.chargedAmountMinor,
+    chargedCurrency: o.chargedCurrency,
+    receivedAmountMinor: null,
+    status: 'OPENED',
+    anomaly: 'NONE',
+    title: o.title,
+    origin: o.origin,
+    externalId: o.externalId,
+    paymentMethodId: o.method.id,
+    paymentMethodType: o.method.type,
+    payer: o.payer,
+    instructions: o.instructions,
+    providerRef: o.providerRef,
+    failureCode: null,
+    failureMessage: null,
+    sequence: 1,
+    expiresAt: o.expiresAt,
+    createdAt: o.now,
+    updatedAt: o.now,
+    expiredAt: null,
+    closedAt: null,
+    refundedAt: null,
+    periodIndex: o.periodIndex,
+    periodAttempt: o.periodAttempt,
+  };
 }
