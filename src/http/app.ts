@@ -9,6 +9,7 @@ import sjson from 'secure-json-parse';
 import { AppError } from '../domain/shared/errors.ts';
 import { newId } from '../domain/shared/ids.ts';
 import { checkoutPages } from '../web/checkout/checkout.plugin.ts';
+import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts';
 import './types.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { handleError, registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
@@ -24,12 +25,14 @@ import { archivePaymentLinkRoute } from './routes/v1/payment-links.archive.ts';
 import { createPaymentLinkRoute } from './routes/v1/payment-links.create.ts';
 import { getPaymentLinkRoute } from './routes/v1/payment-links.get.ts';
 import { listPaymentLinksRoute } from './routes/v1/payment-links.list.ts';
+import { updatePaymentLinkRoute } from './routes/v1/payment-links.update.ts';
 import { listPaymentMethodsRoute } from './routes/v1/payment-methods.list.ts';
 import { confirmPaymentOrderRoute } from './routes/v1/payment-orders.confirm.ts';
 import { getPaymentOrderRoute } from './routes/v1/payment-orders.get.ts';
 import { listPaymentOrdersRoute } from './routes/v1/payment-orders.list.ts';
 import { refundPaymentOrderRoute } from './routes/v1/payment-orders.refund.ts';
 import { recurrentPaymentRoutes } from './routes/v1/recurrent-payments.ts';
+import { subscriptionTestHelperRoutes } from './routes/v1/test-helpers.subscriptions.ts';
 import { testHelperRoutes } from './routes/v1/test-helpers.ts';
 import { webhookEndpointRoutes } from './routes/v1/webhook-endpoints.ts';
 import { ErrorBody } from './schemas/common.ts';
@@ -45,6 +48,12 @@ export type AppOptions = {
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+// Request ids only need to be unique, not secret: a random per-process prefix and a counter
+// cost nothing, where a CSPRNG id per request showed up in profiles.
+const REQUEST_ID_PREFIX = newId().slice(0, 10);
+let requestCounter = 0;
+const nextRequestId = (): string => `${REQUEST_ID_PREFIX}${(requestCounter++).toString(36).padStart(12, '0')}`;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 // NUL and unpaired surrogates: PostgreSQL refuses them and SQLite would store them mangled,
@@ -104,7 +113,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newId();
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
     ajv: {
       customOptions: {
@@ -219,6 +228,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   await app.register(checkoutPages, deps);
+  await app.register(subscriptionPages, deps);
 
   // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.
   await app.register(async (v1) => {
@@ -250,6 +260,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     await v1.register(getPaymentLinkRoute, deps);
     await v1.register(listPaymentLinksRoute, deps);
     await v1.register(archivePaymentLinkRoute, deps);
+    await v1.register(updatePaymentLinkRoute, deps);
     await v1.register(listPaymentMethodsRoute, deps);
     await v1.register(listCurrenciesRoute, deps);
     await v1.register(getPaymentOrderRoute, deps);
@@ -257,6 +268,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     await v1.register(refundPaymentOrderRoute, deps);
     await v1.register(confirmPaymentOrderRoute, deps);
     await v1.register(testHelperRoutes, deps);
+    await v1.register(subscriptionTestHelperRoutes, deps);
     await v1.register(webhookEndpointRoutes, deps);
     await v1.register(eventRoutes, deps);
     await v1.register(recurrentPaymentRoutes, deps);

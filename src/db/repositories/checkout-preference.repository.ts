@@ -28,6 +28,7 @@ function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
     originId: row.origin_id,
     externalId: row.external_id,
     paymentLinkId: row.payment_link_id,
+    paymentLinkVersion: row.payment_link_version === null ? null : Number(row.payment_link_version),
     payer: {
       email: row.payer_email,
       firstName: row.payer_first_name,
@@ -68,6 +69,7 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
         origin_id: p.originId,
         external_id: p.externalId,
         payment_link_id: p.paymentLinkId,
+        payment_link_version: p.paymentLinkVersion === null ? null : BigInt(p.paymentLinkVersion),
         payer_email: p.payer.email,
         payer_first_name: p.payer.firstName,
         payer_last_name: p.payer.lastName,
@@ -86,14 +88,10 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async get(merchantId: string, mode: Mode, id: string): Promise<CheckoutPreference | undefined> {
-    const row = await this.db
-      .selectFrom('checkout_preferences')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .executeTakeFirst();
-    return row ? toPreference(row) : undefined;
+    // By primary key alone, owner checked here: with the owner in the WHERE clause PostgreSQL may
+    // pick a composite index on stale statistics and scan all of a merchant's rows.
+    const row = await this.db.selectFrom('checkout_preferences').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && row.merchant_id === merchantId && row.mode === mode ? toPreference(row) : undefined;
   }
 
   async list(

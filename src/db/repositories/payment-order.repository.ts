@@ -136,14 +136,10 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined> {
-    const row = await this.db
-      .selectFrom('payment_orders')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .executeTakeFirst();
-    return row ? toOrder(row) : undefined;
+    // By primary key alone, owner checked here: with the owner in the WHERE clause PostgreSQL may
+    // pick a composite index on stale statistics and scan all of a merchant's rows.
+    const row = await this.db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && row.merchant_id === merchantId && row.mode === mode ? toOrder(row) : undefined;
   }
 
   async getById(id: string): Promise<PaymentOrder | undefined> {

@@ -38,6 +38,8 @@ function toRecurrent(r: RecurrentPaymentsTable): RecurrentPayment {
     paymentMethodId: r.payment_method_id,
     paymentMethodType: r.payment_method_type as PaymentMethodType,
     cardToken: r.card_token,
+    cardBrand: r.card_brand,
+    cardLast4: r.card_last4,
     payer: {
       email: r.payer_email,
       firstName: r.payer_first_name,
@@ -63,6 +65,12 @@ function changesToRow(c: RecurrentPaymentChanges): Partial<RecurrentPaymentsTabl
   const row: Partial<RecurrentPaymentsTable> = {};
   if (c.cardToken !== undefined) {
     row.card_token = c.cardToken;
+  }
+  if (c.cardBrand !== undefined) {
+    row.card_brand = c.cardBrand;
+  }
+  if (c.cardLast4 !== undefined) {
+    row.card_last4 = c.cardLast4;
   }
   if (c.anchorAt !== undefined) {
     row.anchor_at = big(c.anchorAt);
@@ -129,6 +137,8 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
         payment_method_id: r.paymentMethodId,
         payment_method_type: r.paymentMethodType,
         card_token: r.cardToken,
+        card_brand: r.cardBrand,
+        card_last4: r.cardLast4,
         payer_email: r.payer.email,
         payer_first_name: r.payer.firstName,
         payer_last_name: r.payer.lastName,
@@ -150,14 +160,10 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
   }
 
   async get(merchantId: string, mode: Mode, id: string): Promise<RecurrentPayment | undefined> {
-    const row = await this.db
-      .selectFrom('recurrent_payments')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .executeTakeFirst();
-    return row ? toRecurrent(row) : undefined;
+    // By primary key alone, owner checked here: with the owner in the WHERE clause PostgreSQL may
+    // pick a composite index on stale statistics and scan all of a merchant's rows.
+    const row = await this.db.selectFrom('recurrent_payments').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && row.merchant_id === merchantId && row.mode === mode ? toRecurrent(row) : undefined;
   }
 
   async getById(id: string): Promise<RecurrentPayment | undefined> {

@@ -1,0 +1,490 @@
+/**
+ * `npm run bench`: Cobro's throughput and latency next to a bare node:http server measured in
+ * the same sitting, on loopback only. The servers run pinned to CPU 0, this process (the
+ * autocannon load generator) to CPU 1, when `taskset` exists (RELIABILITY.md §2.0).
+ *
+ * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS
+ * (default 3), BENCH_PG=0 to skip PostgreSQL, BENCH_STRICT=1 to exit 1 when a target is missed
+ * (a non-2xx answer or a connection error always exits 1: the figures would be meaningless).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CONNECTIONS = 50;
+const PREFERENCES = 500;
+const MEASURED_SECONDS = positiveInteger('BENCH_SECONDS', 10);
+const WARMUP_SECONDS = positiveInteger('BENCH_WARMUP_SECONDS', 3);
+const READY_TIMEOUT_MS = 60_000;
+const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+// Shapes accepted by src/config/config.ts; fresh per run so nothing depends on an old database.
+const API_KEY = `ck_test_bench${randomBytes(8).toString('hex')}`;
+const API_SECRET = `cs_test_bench${randomBytes(16).toString('hex')}`;
+const AUTH_HEADERS = { 'x-api-key': API_KEY, 'x-api-secret': API_SECRET };
+const PAYMENT_BODY = JSON.stringify({
+  type: 'PAYMENT',
+  origin: 'API',
+  amount: 16.9,
+  currency: 'USD',
+  title: 'Bench tea for two',
+});
+
+type Backend = 'bare' | 'sqlite' | 'postgres';
+
+type Measurement = {
+  target: string;
+  backend: Backend;
+  rps: number;
+  /** CPU time of the server process per answered request (µs): unlike req/s, barely moved by other load on the machine. */
+  cpuUs: number | null;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  requests: number;
+};
+
+type Goal = { minRatio?: number; maxP99?: number; label: string };
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') {
+    return fallback;
+  }
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 600) {
+    throw new Error(`${name} must be an integer from 1 to 600, got "${raw}"`);
+  }
+  return n;
+}
+
+function hasCommand(command: string, args: string[]): boolean {
+  const result = spawnSync(command, args, { stdio: 'ignore' });
+  return result.error === undefined && result.status === 0;
+}
+
+const TASKSET = hasCommand('taskset', ['-V']);
+
+/** Pins this process (every thread: autocannon, libuv pool) to CPU 1, away from the server on CPU 0. */
+function pinSelf(): boolean {
+  return TASKSET && hasCommand('taskset', ['-a', '-cp', '1', String(process.pid)]);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children = new Set<ChildProcess>();
+
+// A benchmark that dies half-way must not leave servers behind holding CPU 0.
+process.on('exit', () => {
+  for (const child of children) {
+    child.kill('SIGKILL');
+  }
+});
+
+type Server = { child: ChildProcess; url: string; stderr: () => string };
+
+/**
+ * Only what a process needs to run: a setting left in the caller's environment (SQLITE_SYNCHRONOUS,
+ * LOG_LEVEL…) must not turn the measured server into something other than the default one.
+ */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) {
+      env[name] = value;
+    }
+  }
+  return env;
+}
+
+function startServer(args: string[], env: Record<string, string>, stdoutFile: string | null): Promise<Server> {
+  return freePort().then((port) => {
+    const nodeArgs = [...args];
+    const command = TASKSET ? 'taskset' : process.execPath;
+    const commandArgs = TASKSET ? ['-c', '0', process.execPath, ...nodeArgs] : nodeArgs;
+    const out = stdoutFile === null ? 'ignore' : openSync(stdoutFile, 'a');
+    const child = spawn(command, commandArgs, {
+      cwd: ROOT,
+      env: { ...baseEnv(), ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', out, 'pipe'],
+    });
+    if (typeof out === 'number') {
+      closeSync(out);
+    }
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      // Bounded: only the start of a failure matters.
+      if (stderr.length < 20_000) {
+        stderr += chunk.toString('utf8');
+      }
+    });
+    return { child, url: `http://127.0.0.1:${port}`, stderr: () => stderr };
+  });
+}
+
+async function waitReady(server: Server, path: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) {
+      throw new Error(`server exited with ${server.child.exitCode} before ready:\n${server.stderr()}`);
+    }
+    try {
+      const res = await fetch(`${server.url}${path}`);
+      await res.arrayBuffer();
+      if (res.ok) {
+        return;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server not ready on ${server.url}${path} after ${READY_TIMEOUT_MS} ms:\n${server.stderr()}`);
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    return;
+  }
+  const exited = new Promise<void>((resolve) => server.child.once('exit', () => resolve()));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ connections: CONNECTIONS, timeout: 10, ...options });
+}
+
+/** User + system CPU time of a process so far, in µs (Linux /proc; null elsewhere). */
+function cpuTimeUs(pid: number | undefined): number | null {
+  if (pid === undefined) {
+    return null;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    // USER_HZ is 100 on Linux.
+    return Number.isFinite(ticks) ? ticks * 10_000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A short unmeasured run first (JIT, caches, SQLite pages), then the measured one. */
+async function measure(
+  target: string,
+  backend: Backend,
+  server: Server,
+  options: autocannon.Options,
+): Promise<Measurement> {
+  process.stdout.write(`  ${backend.padEnd(8)} ${target} … `);
+  await cannon({ ...options, duration: WARMUP_SECONDS });
+  const cpuBefore = cpuTimeUs(server.child.pid);
+  const r = await cannon({ ...options, duration: MEASURED_SECONDS });
+  const cpuAfter = cpuTimeUs(server.child.pid);
+  const m: Measurement = {
+    target,
+    backend,
+    rps: r.requests.total / r.duration,
+    cpuUs:
+      cpuBefore !== null && cpuAfter !== null && r.requests.total > 0
+        ? (cpuAfter - cpuBefore) / r.requests.total
+        : null,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    requests: r.requests.total,
+  };
+  const statuses = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, stat]) => `${code}×${stat.count ?? 0}`)
+    .join(' ');
+  const cpu = m.cpuUs === null ? '' : `, ${m.cpuUs.toFixed(1)} µs CPU/request`;
+  process.stdout.write(`${Math.round(m.rps)} req/s, p99 ${m.p99} ms${cpu} (${statuses})\n`);
+  return m;
+}
+
+async function createPreferences(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  // A few at a time: enough to be quick, few enough to stay far from any limit.
+  const workers = Array.from({ length: 8 }, async () => {
+    while (ids.length < count) {
+      const res = await fetch(`${url}/v1/checkout_preferences`, {
+        method: 'POST',
+        headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+        body: PAYMENT_BODY,
+      });
+      const body = (await res.json()) as { id?: unknown };
+      if (res.status !== 201 || typeof body.id !== 'string') {
+        throw new Error(`creating a preference answered ${res.status}: ${JSON.stringify(body)}`);
+      }
+      ids.push(body.id);
+    }
+  });
+  await Promise.all(workers);
+  return ids.slice(0, count);
+}
+
+async function benchCobro(backend: 'sqlite' | 'postgres', databaseUrl: string, dir: string): Promise<Measurement[]> {
+  const logFile = join(dir, `cobro-${backend}.log`);
+  const server = await startServer(
+    ['--import', 'tsx', 'src/main.ts'],
+    {
+      DATABASE_URL: databaseUrl,
+      BOOTSTRAP_API_KEY: API_KEY,
+      BOOTSTRAP_API_SECRET: API_SECRET,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      LOG_LEVEL: 'info',
+    },
+    logFile,
+  );
+  const results: Measurement[] = [];
+  try {
+    await waitReady(server, '/ready');
+    const ids = await createPreferences(server.url, PREFERENCES);
+    results.push(
+      await measure('POST /v1/checkout_preferences', backend, server, {
+        url: `${server.url}/v1/checkout_preferences`,
+        method: 'POST',
+        headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+        body: PAYMENT_BODY,
+      }),
+    );
+    let next = 0;
+    results.push(
+      await measure('GET /v1/checkout_preferences/{id}', backend, server, {
+        url: server.url,
+        requests: [
+          {
+            method: 'GET',
+            headers: AUTH_HEADERS,
+            // Round robin over the ids created above, so reads are spread over many rows.
+            setupRequest: (request) => {
+              const id = ids[next++ % ids.length] ?? '';
+              return { ...request, path: `/v1/checkout_preferences/${id}` };
+            },
+          },
+        ],
+      }),
+    );
+    results.push(
+      await measure('GET /v1/payment_methods', backend, server, {
+        url: `${server.url}/v1/payment_methods`,
+        method: 'GET',
+        headers: AUTH_HEADERS,
+      }),
+    );
+  } finally {
+    await stopServer(server);
+  }
+  // G13: the secret must never reach the log, even under load.
+  if (readFileSync(logFile, 'utf8').includes(API_SECRET)) {
+    throw new Error(`the API secret appears in ${logFile}`);
+  }
+  return results;
+}
+
+/** The ceiling: measured at the start and again at the end, so drift during the run shows. */
+async function benchBare(target: string): Promise<Measurement> {
+  const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, null);
+  try {
+    await waitReady(bare, '/');
+    return await measure(target, 'bare', bare, { url: bare.url });
+  } finally {
+    await stopServer(bare);
+  }
+}
+
+function pgAvailable(): boolean {
+  if (process.env.BENCH_PG === '0') {
+    return false;
+  }
+  return hasCommand('pg_isready', ['-q', '-h', '127.0.0.1', '-p', '5432']);
+}
+
+async function withPgDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `cobro_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    try {
+      const url = new URL(PG_ADMIN_URL);
+      url.pathname = `/${name}`;
+      return await fn(url.toString());
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+// Goals from the performance issue: ratios to the bare server measured in the same run.
+const GOALS: Record<string, Goal> = {
+  'sqlite POST /v1/checkout_preferences': { minRatio: 0.15, maxP99: 50, label: '≥ 0.15 × bare, p99 < 50 ms' },
+  'sqlite GET /v1/checkout_preferences/{id}': { minRatio: 0.3, maxP99: 50, label: '≥ 0.30 × bare, p99 < 50 ms' },
+  'sqlite GET /v1/payment_methods': { maxP99: 50, label: 'p99 < 50 ms' },
+  'postgres POST /v1/checkout_preferences': { minRatio: 0.1, label: '≥ 0.10 × bare' },
+};
+
+/** Quoted from shared/TOOLCHAIN.md: measured separately on a machine of this kind, not in this run. */
+const REFERENCE_ROWS = [
+  '| bare `node:http`, fixed JSON | ~20,000 | 7 | 1.00 |',
+  '| Fastify 5 with a response schema | ~18,000 | 7 | 0.89 |',
+  '| same, pino logging every request synchronously | ~10,300 | 13 | 0.51 |',
+  '| POST validated by TypeBox, no database | ~7,700 | 15 | 0.38 |',
+  '| + SQLite insert, WAL, `synchronous=NORMAL` | ~4,000 | 29 | 0.20 |',
+  '| + SQLite insert, WAL, `synchronous=FULL` (one commit per request) | ~1,800 | 55 | 0.09 |',
+  '| + PostgreSQL insert, pool 10, `synchronous_commit=on` | ~3,100 | 31 | 0.16 |',
+  '| GET by primary key, 1 M rows, SQLite (warm) | ~7,700 | 19 | 0.38 |',
+  '| GET by primary key, 1 M rows, PostgreSQL (warm) | ~3,800 | 28 | 0.19 |',
+];
+
+type Verdict = { goal: string; pass: boolean | null; clean: boolean };
+
+function judge(m: Measurement, bareRps: number): Verdict {
+  const clean = m.non2xx === 0 && m.errors === 0 && m.timeouts === 0;
+  const goal = GOALS[`${m.backend} ${m.target}`];
+  if (!goal) {
+    return { goal: '—', pass: clean ? null : false, clean };
+  }
+  const ratioOk = goal.minRatio === undefined || m.rps / bareRps >= goal.minRatio;
+  const p99Ok = goal.maxP99 === undefined || m.p99 < goal.maxP99;
+  return { goal: goal.label, pass: clean && ratioOk && p99Ok, clean };
+}
+
+function format(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function renderTable(results: Measurement[], bareRps: number): string {
+  const bareCpu = results.find((m) => m.backend === 'bare' && m.rps === bareRps)?.cpuUs ?? null;
+  const lines = [
+    '| backend | target | req/s | p50 ms | p99 ms | non-2xx | errors | ratio to bare | goal | pass | server CPU µs/req | CPU ratio |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|',
+  ];
+  for (const m of results) {
+    const v = judge(m, bareRps);
+    const cpuRatio = bareCpu !== null && m.cpuUs !== null && m.cpuUs > 0 ? format(bareCpu / m.cpuUs, 2) : '—';
+    const mark = v.pass === null ? '—' : v.pass ? '✅ pass' : '❌ FAIL';
+    lines.push(
+      `| ${m.backend} | ${m.target} | ${format(m.rps)} | ${m.p50} | ${m.p99} | ${m.non2xx} | ${m.errors + m.timeouts} | ${format(m.rps / bareRps, 2)} | ${v.goal} | ${mark} | ${m.cpuUs === null ? '—' : format(m.cpuUs, 1)} | ${cpuRatio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+}
+
+async function main(): Promise<void> {
+  const pinned = pinSelf();
+  const loadBefore = loadAverage();
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
+  const results: Measurement[] = [];
+  let pgNote = 'PostgreSQL: not measured (nothing answered `pg_isready -h 127.0.0.1 -p 5432`, or BENCH_PG=0).';
+  try {
+    process.stdout.write(
+      `Cobro bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${MEASURED_SECONDS} s measured per target; ` +
+        `servers on ${TASKSET ? 'CPU 0' : 'any CPU (no taskset)'}, load generator on ${pinned ? 'CPU 1' : 'any CPU'}\n`,
+    );
+    results.push(await benchBare('GET / (fixed JSON), first'));
+    results.push(...(await benchCobro('sqlite', `sqlite:${join(dir, 'cobro.db')}`, dir)));
+    if (pgAvailable()) {
+      results.push(...(await withPgDatabase((url) => benchCobro('postgres', url, dir))));
+      pgNote = 'PostgreSQL: 127.0.0.1:5432, a fresh database `cobro_bench_…` created for the run and dropped after.';
+    }
+    results.push(await benchBare('GET / (fixed JSON), last'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // The better of the two bare runs: a bare figure pulled down by other load must not flatter the ratios.
+  const bareRps = Math.max(...results.filter((m) => m.backend === 'bare').map((m) => m.rps));
+  const table = renderTable(results, bareRps);
+  const cpu = cpus();
+  const report = [
+    '# Cobro benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts); every row below was measured in the same run.',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node.js ${process.version}, ${process.platform} ${process.arch}`,
+    `- Load: autocannon, ${CONNECTIONS} connections, loopback, ${WARMUP_SECONDS} s warm-up then ${MEASURED_SECONDS} s measured per target`,
+    `- Pinning: servers ${TASKSET ? '`taskset -c 0`' : 'not pinned (no taskset)'}, load generator ${pinned ? '`taskset -c 1`' : 'not pinned'}`,
+    '- Cobro: `node --import tsx src/main.ts`, default configuration (LOG_LEVEL=info, one log line per request to a file), ' +
+      'SQLite WAL with `synchronous=FULL` in a fresh temporary directory; RATE_LIMIT_PER_SECOND=1000000',
+    `- ${pgNote}`,
+    `- Load average (1 / 5 / 15 min) at start: ${loadBefore}; at end: ${loadAverage()}. Other work on the machine lowers req/s and raises p99; the server's CPU time per request moves much less.`,
+    `- GET by id: ${PREFERENCES} preferences created beforehand, requests spread over them round robin`,
+    '',
+    '## This run',
+    '',
+    table,
+    '',
+    "Ratio = req/s divided by the bare `node:http` server's req/s in this run (the better of its two runs). Errors = connection errors + timeouts. " +
+      'p99 is of 2xx answers (autocannon records only those). Server CPU = user + system time of the server process ' +
+      "(all its threads) per answered request; for PostgreSQL it leaves out the database server's own CPU, and a " +
+      "create also waits for its commit's fsync, which is not CPU time. CPU ratio = the bare server's CPU per request " +
+      "divided by this row's: the req/s ratio if each server were limited by its own CPU alone (informational; the " +
+      'goals are judged on req/s).',
+    '',
+    '## Reference figures (quoted from shared/TOOLCHAIN.md, measured separately, not in this run)',
+    '',
+    '| server | req/s | p99 ms | ratio to bare |',
+    '|---|---|---|---|',
+    ...REFERENCE_ROWS,
+    '',
+    'The machine is noisy (±20 % between sittings): compare ratios measured in one run.',
+    '',
+  ].join('\n');
+  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
+  process.stdout.write(`\n${table}\n\nReference (TOOLCHAIN.md, measured separately):\n${REFERENCE_ROWS.join('\n')}\n`);
+  process.stdout.write('\nwritten to bench/RESULTS.md\n');
+
+  const verdicts = results.map((m) => judge(m, bareRps));
+  if (verdicts.some((v) => !v.clean)) {
+    process.stderr.write('bench: some runs had non-2xx answers or connection errors (see the table)\n');
+    process.exitCode = 1;
+  } else if (process.env.BENCH_STRICT === '1' && verdicts.some((v) => v.pass === false)) {
+    process.stderr.write('bench: a target was missed (BENCH_STRICT=1)\n');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
