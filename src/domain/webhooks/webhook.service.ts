@@ -90,6 +90,25 @@ export class WebhookService {
 
   /** The secrets that sign for `owner` now: the current one, and the previous one during an overlap. */
   async signingSecrets(owner: string): Promise<string[]> {
+    // Every delivery signs: a few seconds of cache saves a read and a decryption each time. A
+    // rotation in this process clears it; one in another process is covered by the overlap
+    // (the previous secret keeps signing alongside the new one).
+    const cached = this.secretCache.get(owner);
+    const nowMs = this.clock.now().getTime();
+    if (cached && cached.until > nowMs) {
+      return cached.secrets;
+    }
+    const fresh = await this.loadSigningSecrets(owner);
+    this.secretCache.set(owner, { secrets: fresh, until: nowMs + 5_000 });
+    if (this.secretCache.size > 10_000) {
+      this.secretCache.clear();
+    }
+    return fresh;
+  }
+
+  private readonly secretCache = new Map<string, { secrets: string[]; until: number }>();
+
+  private async loadSigningSecrets(owner: string): Promise<string[]> {
     let sealed = await this.uow.read.webhooks.getSecrets(owner);
     if (!sealed && owner.startsWith('merchant:')) {
       // The merchant never read its signing secret yet: make it now, so nothing goes unsigned.
@@ -126,6 +145,7 @@ export class WebhookService {
   }
 
   private async rotate(repos: Repositories, owner: string): Promise<{ secret: string; previousExpiresAt: number }> {
+    this.secretCache.delete(owner);
     const now = this.clock.now().getTime();
     const current = await repos.webhooks.getSecrets(owner);
     const secret = newWebhookSecret();

@@ -17,6 +17,13 @@ export type SendResult = {
 
 export type SendOptions = { timeoutMs: number; maxResponseBytes: number };
 
+// Connections are kept alive between deliveries to the same receiver. Each new connection is
+// resolved and checked by the pinned lookup below; a kept one stays on the address checked then.
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4, timeout: 30_000 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4, timeout: 30_000 }),
+};
+
 /**
  * POSTs one webhook. The host is resolved here and every resolved address is checked before
  * the connection is made, and the connection goes to the address that was checked (no second
@@ -77,7 +84,7 @@ export async function sendWebhook(
         port,
         path: `${url.pathname}${url.search}`,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: false,
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
         ...(isIP(host) ? {} : { lookup: pinnedLookup }),
         servername: isIP(host) ? undefined : host,
       },
