@@ -15,6 +15,7 @@ import { applyRatesFile } from './domain/currencies/rates-file.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';
 import { parseSettings } from './domain/merchants/merchant-settings.ts';
+import { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
 import { PaymentOrderService } from './domain/payment-orders/payment-order.service.ts';
@@ -24,6 +25,8 @@ import { systemClock } from './domain/shared/clock.ts';
 import { LinkSigner } from './domain/shared/link-signer.ts';
 import { SecretBox } from './domain/shared/secret-box.ts';
 import { TestClocks } from './domain/shared/test-clocks.ts';
+import type { CardValidator } from './domain/subscriptions/payer-portal.service.ts';
+import { PayerPortalService } from './domain/subscriptions/payer-portal.service.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
 import { queueRenewalMail } from './domain/subscriptions/renewal-mail.ts';
 import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
@@ -118,6 +121,9 @@ async function checkDurability(database: OpenDatabase, logger: Logger): Promise<
     );
   }
 }
+
+/** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
+const MAX_CARD_DECLINES = 5;
 
 const REDACTED = '[Redacted]';
 const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
@@ -221,6 +227,14 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     config.webhooks.secretOverlapSeconds * 1000,
   );
 
+  // One card check for the checkout and the payer page: the same rules wherever a card is typed.
+  const checkCard: CardValidator = (card, now) => {
+    const checked = validateCard(
+      { number: card.number, expiry: card.expiry, cvc: card.cvc, holderName: card.holderName },
+      now,
+    );
+    return checked.ok ? { ok: true } : { ok: false, errors: checked.errors };
+  };
   const merchants = new MerchantService(uow, clock);
   const paymentMethods = new PaymentMethodService(uow, currencies);
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
@@ -235,14 +249,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     {
       cardOrderTtlMs: 15 * 60_000,
       cardLockMs: 60_000,
-      maxCardDeclines: 5,
-      validateCard: (card, now) => {
-        const checked = validateCard(
-          { number: card.number, expiry: card.expiry, cvc: card.cvc, holderName: card.holderName },
-          now,
-        );
-        return checked.ok ? { ok: true } : { ok: false, errors: checked.errors };
-      },
+      maxCardDeclines: MAX_CARD_DECLINES,
+      validateCard: checkCard,
     },
     (repos, event) => webhooks.publish(repos, event),
   );
@@ -250,6 +258,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     retryDays: config.subscriptions.retryDays,
     cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
     renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
+    maxCardDeclines: MAX_CARD_DECLINES,
   });
   orders.useSubscriptions({
     forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),
@@ -285,6 +294,16 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     subscriptions,
     signer,
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
+    payerPortal: new PayerPortalService(
+      uow,
+      subscriptions,
+      providers.card,
+      checkCard,
+      clocks,
+      signer,
+      config.publicUrl,
+    ),
+    mailbox: new TestMailboxService(uow),
   };
 
   const app = await buildApp(services, {

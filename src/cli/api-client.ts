@@ -13,14 +13,17 @@ export class CliError extends Error {
   }
 }
 
+/** What the developer commands send: reads, writes and DELETE (cancelling a subscription). */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 export type ApiAnswer = { status: number; text: string; json: () => unknown };
 
 export type ApiClient = {
   apiUrl: string;
   apiKey: string;
-  request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer>;
+  request(method: HttpMethod, path: string, body?: unknown): Promise<ApiAnswer>;
   /** Like `request`, but anything but `expected` is a CliError naming the call and the answer. */
-  expect<T>(expected: number, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  expect<T>(expected: number, method: HttpMethod, path: string, body?: unknown): Promise<T>;
 };
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -45,7 +48,7 @@ export function apiClientFromEnv(env: Record<string, string | undefined>, apiUrl
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`--api-url must be an absolute http(s) URL, got "${raw}"`, 2);
   }
-  const request = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer> => {
+  const request = async (method: HttpMethod, path: string, body?: unknown): Promise<ApiAnswer> => {
     let res: Response;
     try {
       res = await fetch(`${raw}${path}`, {
@@ -69,7 +72,7 @@ export function apiClientFromEnv(env: Record<string, string | undefined>, apiUrl
     apiUrl: raw,
     apiKey,
     request,
-    async expect<T>(expected: number, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    async expect<T>(expected: number, method: HttpMethod, path: string, body?: unknown): Promise<T> {
       const answer = await request(method, path, body);
       if (answer.status !== expected) {
         throw new CliError(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);

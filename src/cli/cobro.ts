@@ -31,7 +31,10 @@ Developer tools (talk to a running server with COBRO_API_KEY and COBRO_API_SECRE
   listen --forward-to URL [--api-url URL]          forward the merchant's events as they happen to a
                                                    local URL, signed like real deliveries; one line each
   trigger EVENT_TYPE [--api-url URL] [--json]      test keys: make the objects and the change that emit
-                                                   PAYMENT_ORDER.OPENED|CLOSED|REJECTED|EXPIRED|REFUNDED
+                                                   PAYMENT_ORDER.OPENED|CLOSED|REJECTED|EXPIRED|REFUNDED or
+                                                   RECURRENT_PAYMENT.PENDING|TRIALING|ACTIVE|UNPAID|CANCELED|
+                                                   COMPLETE|INCOMPLETE|REJECTED|EXPIRED (UNPAID, COMPLETE and
+                                                   EXPIRED move the merchant's test clock forward)
 
 The database (all other commands) is DATABASE_URL (default sqlite:./data/cobro.db).`;
 

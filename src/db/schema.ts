@@ -51,6 +51,22 @@ export type PaymentLinksTable = {
   updated_at: bigint;
 };
 
+/** One superseded version of a plan (the current one is the payment_links row). */
+export type PaymentLinkVersionsTable = {
+  payment_link_id: string;
+  version: bigint;
+  title: string;
+  amount_minor: bigint;
+  currency: string;
+  interval_type: string;
+  interval_count: bigint | null;
+  trial_interval_type: string | null;
+  trial_interval_count: bigint;
+  signup_fee_minor: bigint;
+  created_at: bigint;
+  superseded_at: bigint;
+};
+
 export type CheckoutPreferencesTable = {
   id: string;
   merchant_id: string;
@@ -78,6 +94,7 @@ export type CheckoutPreferencesTable = {
   updated_at: bigint;
   payment_order_id: string | null;
   charging_order_id: string | null;
+  payment_link_version: bigint | null;
   charging_until: bigint | null;
 };
 
@@ -155,6 +172,8 @@ export type RecurrentPaymentsTable = {
   updated_at: bigint;
   canceled_at: bigint | null;
   deleted_by: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
 };
 
 export type OutboundEmailsTable = {
@@ -259,6 +278,7 @@ export type Database = {
   api_keys: ApiKeysTable;
   payment_methods: PaymentMethodsTable;
   payment_links: PaymentLinksTable;
+  payment_link_versions: PaymentLinkVersionsTable;
   checkout_preferences: CheckoutPreferencesTable;
   idempotency_keys: IdempotencyKeysTable;
   payment_orders: PaymentOrdersTable;

@@ -225,18 +225,98 @@ describe('cobro trigger', () => {
     }
   });
 
-  test('answers recurrent-payment events, unknown types and live keys with a clear message and exit code 2', async (t) => {
+  test('makes every recurrent-payment event through the API: a plan, a SUBSCRIPTION checkout, then pay, clock or DELETE', async (t) => {
+    const ctx = await serve(t);
+    const types = [
+      ['RECURRENT_PAYMENT.PENDING', 'PENDING'],
+      ['RECURRENT_PAYMENT.TRIALING', 'TRIALING'],
+      ['RECURRENT_PAYMENT.ACTIVE', 'ACTIVE'],
+      ['RECURRENT_PAYMENT.UNPAID', 'UNPAID'],
+      ['RECURRENT_PAYMENT.CANCELED', 'CANCELED'],
+      ['RECURRENT_PAYMENT.COMPLETE', 'COMPLETE'],
+      ['RECURRENT_PAYMENT.INCOMPLETE', 'INCOMPLETE'],
+      ['RECURRENT_PAYMENT.REJECTED', 'REJECTED'],
+      ['RECURRENT_PAYMENT.EXPIRED', 'EXPIRED'],
+    ] as const;
+    // One merchant per event: several flows move the merchant's test clock, which would age the others.
+    const merchants = await Promise.all(types.map(() => ctx.createMerchant('test')));
+    const runs = types.map(([type], i) =>
+      cobroCli(
+        t,
+        ['trigger', type, '--api-url', ctx.apiUrl, ...(type === 'RECURRENT_PAYMENT.ACTIVE' ? [] : ['--json'])],
+        merchants[i] ?? ctx.merchant,
+      ),
+    );
+    const codes = await Promise.all(runs.map((r) => r.exit));
+    for (const [i, [type, status]] of types.entries()) {
+      const run = runs[i];
+      const merchant = merchants[i];
+      assert.ok(run && merchant);
+      assert.equal(codes[i], 0, `${type}: ${run.stderr()}`);
+      let out: {
+        event_type: string;
+        checkout_preference_id: string;
+        payment_order_id: string;
+        recurrent_payment_id: string;
+        payment_link_id: string;
+        status: string;
+        events: { id: string; event_type: string }[];
+      };
+      if (type === 'RECURRENT_PAYMENT.ACTIVE') {
+        const m =
+          /^Triggered RECURRENT_PAYMENT\.ACTIVE\n {2}payment_link {9}(\w{22})\n {2}checkout_preference {2}(\w{22})\n {2}recurrent_payment {4}(\w{22}) {2}ACTIVE\n {2}first payment_order {2}(\w{22})\n {2}event {16}(\w{22}) {2}RECURRENT_PAYMENT\.PENDING\n {2}event {16}(\w{22}) {2}RECURRENT_PAYMENT\.ACTIVE\n$/.exec(
+            run.stdout(),
+          );
+        assert.ok(m?.[1] && m[2] && m[3] && m[4] && m[5] && m[6], run.stdout());
+        out = {
+          event_type: type,
+          payment_link_id: m[1],
+          checkout_preference_id: m[2],
+          recurrent_payment_id: m[3],
+          payment_order_id: m[4],
+          status: 'ACTIVE',
+          events: [
+            { id: m[5], event_type: 'RECURRENT_PAYMENT.PENDING' },
+            { id: m[6], event_type: 'RECURRENT_PAYMENT.ACTIVE' },
+          ],
+        };
+      } else {
+        out = JSON.parse(run.stdout());
+      }
+      assert.equal(out.event_type, type);
+      assert.equal(out.status, status, run.stdout());
+      const rec = await ctx.app.inject({
+        method: 'GET',
+        url: `/v1/recurrent_payments/${out.recurrent_payment_id}`,
+        headers: merchant.authHeaders,
+      });
+      assert.equal(rec.statusCode, 200, rec.body);
+      assert.equal(rec.json().status, status, rec.body);
+      assert.equal(rec.json().payment_link_id, out.payment_link_id, rec.body);
+      assert.equal(rec.json().checkout_preference_id, out.checkout_preference_id, rec.body);
+      assert.equal(out.events[0]?.event_type, 'RECURRENT_PAYMENT.PENDING', run.stdout());
+      const last = out.events[out.events.length - 1];
+      assert.equal(last?.event_type, type, run.stdout());
+      const event = await ctx.app.inject({
+        method: 'GET',
+        url: `/v1/events/${last?.id}`,
+        headers: merchant.authHeaders,
+      });
+      assert.equal(event.statusCode, 200, event.body);
+      assert.equal(event.json().entity_id, out.recurrent_payment_id);
+      assert.equal(event.json().entity_type, 'RECURRENT_PAYMENT');
+    }
+  });
+
+  test('answers unknown types, a missing type and live keys with a clear message and exit code 2', async (t) => {
     const ctx = await serve(t);
     const live = await ctx.createMerchant('live');
     const cases: [string[], TestMerchant, RegExp][] = [
-      [
-        ['trigger', 'RECURRENT_PAYMENT.ACTIVE'],
-        ctx.merchant,
-        /RECURRENT_PAYMENT\.ACTIVE cannot be triggered yet: recurrent/,
-      ],
       [['trigger', 'PAYMENT_ORDER.PAID'], ctx.merchant, /unknown event type "PAYMENT_ORDER\.PAID"/],
+      [['trigger', 'RECURRENT_PAYMENT.PAUSED'], ctx.merchant, /unknown event type "RECURRENT_PAYMENT\.PAUSED"/],
       [['trigger'], ctx.merchant, /trigger needs an event type/],
       [['trigger', 'PAYMENT_ORDER.CLOSED'], live, /test keys only/],
+      [['trigger', 'RECURRENT_PAYMENT.ACTIVE'], live, /test keys only/],
     ];
     const runs = cases.map(([args, m]) => cobroCli(t, [...args, '--api-url', ctx.apiUrl], m));
     for (const [i, [args, , message]] of cases.entries()) {
@@ -246,6 +326,7 @@ describe('cobro trigger', () => {
       assert.match(run.stderr(), message);
       assert.equal(run.stdout(), '');
     }
+    assert.match(runs[0]?.stderr() ?? '', /Triggerable: .*RECURRENT_PAYMENT\.EXPIRED/);
     const events = await ctx.app.inject({ method: 'GET', url: '/v1/events', headers: ctx.merchant.authHeaders });
     assert.deepEqual(events.json().data, [], 'nothing was made');
   });

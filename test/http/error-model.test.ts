@@ -72,6 +72,7 @@ const ALLOWED = [
   /^\/docs(\/.*)?$/,
   /^\/v1\//,
   /^\/checkout\//,
+  /^\/subscriptions\//,
 ];
 
 function assertErrorAnswer(res: LightMyRequestResponse, what: string): void {
@@ -138,7 +139,7 @@ describeBackends('error model and route inventory (R13)', (build) => {
         ['/v1/checkout_preferences', 'GET, HEAD, POST'],
         [`/v1/checkout_preferences/${UNKNOWN_ID}`, 'GET, HEAD'],
         ['/v1/payment_links', 'GET, HEAD, POST'],
-        [`/v1/payment_links/${UNKNOWN_ID}`, 'GET, HEAD'],
+        [`/v1/payment_links/${UNKNOWN_ID}`, 'GET, HEAD, PATCH, POST'],
         [`/v1/payment_links/${UNKNOWN_ID}/archive`, 'POST'],
         ['/v1/payment_methods', 'GET, HEAD'],
         ['/v1/currencies', 'GET, HEAD'],

@@ -19,6 +19,8 @@ function idEndpoints(app: FastifyInstance, as: TestMerchant): Endpoint[] {
     { name: 'GET preference', call: (id) => send('GET', `/v1/checkout_preferences/${id}`) },
     { name: 'GET payment link', call: (id) => send('GET', `/v1/payment_links/${id}`) },
     { name: 'POST archive', call: (id) => send('POST', `/v1/payment_links/${id}/archive`) },
+    { name: 'POST edit payment link', call: (id) => send('POST', `/v1/payment_links/${id}`) },
+    { name: 'GET payer link', call: (id) => send('GET', `/v1/test_helpers/recurrent_payments/${id}/payer_link`) },
     { name: 'GET payment order', call: (id) => send('GET', `/v1/payment_orders/${id}`) },
     { name: 'POST refund', call: (id) => send('POST', `/v1/payment_orders/${id}/refunds`) },
     { name: 'POST confirm', call: (id) => send('POST', `/v1/payment_orders/${id}/confirm`) },
@@ -82,7 +84,7 @@ describeBackends('tenant isolation (R15)', (build) => {
             pairs++;
           }
         }
-        assert.equal(pairs, 45);
+        assert.equal(pairs, 55);
         // Nothing of B's changed: not archived, not refunded, not paid.
         assert.equal((await get(app, b, `/v1/payment_links/${theirs.link.id}`)).body, before.link);
         assert.equal((await get(app, b, `/v1/checkout_preferences/${theirs.payment.id}`)).body, before.payment);

@@ -207,6 +207,7 @@ export class CheckoutPreferenceService {
       originId: null,
       externalId: input.externalId ?? null,
       paymentLinkId: link?.id ?? null,
+      paymentLinkVersion: link?.version ?? null,
       payer,
       paymentMethodTypes: types,
       selectedPaymentMethodId: selectedId,

@@ -33,6 +33,8 @@ export type CheckoutPreference = {
   originId: string | null;
   externalId: string | null;
   paymentLinkId: string | null;
+  /** The plan version a SUBSCRIPTION checkout sells (its page showed these terms); null otherwise. */
+  paymentLinkVersion: number | null;
   payer: Payer;
   paymentMethodTypes: PaymentMethodType[] | null;
   selectedPaymentMethodId: string | null;

@@ -1,4 +1,5 @@
 import type { Mode } from '../merchants/merchant.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
 
 export type EmailStatus = 'PENDING' | 'SENT' | 'KEPT' | 'FAILED';
 
@@ -22,6 +23,8 @@ export interface EmailRepository {
   listPending(limit: number): Promise<OutboundEmail[]>;
   mark(id: string, status: EmailStatus, attempts: number, error: string | null, at: number): Promise<void>;
   listForMerchant(merchantId: string, mode: Mode, limit: number): Promise<OutboundEmail[]>;
+  /** The merchant's mails, newest first, a page at a time (the test-mode mailbox). */
+  page(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<OutboundEmail>>;
 }
 
 /** The way out: SMTP in production; absent, mails are kept for the test-mode mailbox page. */

@@ -69,6 +69,11 @@ export type CardChargeResult =
     }
   | { status: 'FAILED'; ref: string | null; code: string; message: string; brand?: string; last4?: string };
 
+/** A card kept by the processor for later charges, or why it was refused. */
+export type CardSaveResult =
+  | { status: 'SAVED'; token: string; brand: string; last4: string; expMonth: number; expYear: number }
+  | { status: 'FAILED'; code: string; message: string };
+
 /** The card adapter: the only one that calls an outside party (the processor) during checkout. */
 export interface CardPaymentProvider {
   readonly type: 'CARD';
@@ -80,6 +85,11 @@ export interface CardPaymentProvider {
   /** Asks the processor about a charge it already knows (a PENDING one). */
   sync(ref: string): Promise<CardChargeResult | null>;
   chargeToken(input: { token: string; charged: Money; idempotencyKey: string; mode: Mode }): Promise<CardChargeResult>;
+  /**
+   * Has the processor keep a card without charging it (a subscriber changes the card of later
+   * renewals). The number and security code go to the processor only; the token comes back.
+   */
+  saveCard(input: { card: CardInput; mode: Mode }): Promise<CardSaveResult>;
   refund(ref: string, mode: Mode): Promise<{ ok: true } | { ok: false; error: ProviderError }>;
 }
 

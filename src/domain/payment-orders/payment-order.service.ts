@@ -647,7 +647,9 @@ export class PaymentOrderService {
           payer: rec.payer,
           instructions: prepared.instructions,
           providerRef: prepared.ref,
-          expiresAt: method.type === 'CARD' ? now + this.options.cardOrderTtlMs : expiresAt,
+          // A card renewal is settled by the billing engine (charged again with the same
+          // idempotency key after a crash), never by expiry: expiring it could charge twice.
+          expiresAt: method.type === 'CARD' ? now + 30 * 24 * 3_600_000 : expiresAt,
           now,
           periodIndex,
           periodAttempt: attempt,

@@ -30,6 +30,29 @@ export type PaymentLink = {
   updatedAt: number;
 };
 
+/** What a subscriber buys: the terms a plan version fixes (and a recurrent payment copies). */
+export type PlanTerms = Pick<
+  PaymentLink,
+  | 'title'
+  | 'amountMinor'
+  | 'currency'
+  | 'intervalType'
+  | 'intervalCount'
+  | 'trialIntervalType'
+  | 'trialIntervalCount'
+  | 'signupFeeMinor'
+>;
+
+/** A superseded version of a plan, kept so checkouts opened before an edit sell what they showed. */
+export type PaymentLinkVersion = PlanTerms & {
+  paymentLinkId: string;
+  version: number;
+  /** When this version took effect. */
+  createdAt: number;
+  /** When the next version replaced it. */
+  supersededAt: number;
+};
+
 export interface PaymentLinkRepository {
   insert(link: PaymentLink): Promise<void>;
   get(merchantId: string, mode: Mode, id: string): Promise<PaymentLink | undefined>;
@@ -40,4 +63,15 @@ export interface PaymentLinkRepository {
     filter: { status?: PaymentLinkStatus },
   ): Promise<Page<PaymentLink>>;
   setStatus(merchantId: string, mode: Mode, id: string, status: PaymentLinkStatus, at: number): Promise<void>;
+  /**
+   * Compare-and-set on the version: writes `terms` as version `current.version + 1` only if the
+   * row is still at `current.version` and ACTIVE. Returns the new row, or undefined.
+   */
+  updateTerms(
+    current: Pick<PaymentLink, 'id' | 'merchantId' | 'mode' | 'version'>,
+    terms: PlanTerms,
+    at: number,
+  ): Promise<PaymentLink | undefined>;
+  insertVersion(version: PaymentLinkVersion): Promise<void>;
+  getVersion(paymentLinkId: string, version: number): Promise<PaymentLinkVersion | undefined>;
 }

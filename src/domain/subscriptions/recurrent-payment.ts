@@ -33,6 +33,9 @@ export type RecurrentPayment = {
   paymentMethodType: PaymentMethodType;
   /** The processor token of a saved card (never the card itself). */
   cardToken: string | null;
+  /** Brand and last four digits of the saved card, for the payer's page (null before a card is saved). */
+  cardBrand: string | null;
+  cardLast4: string | null;
   payer: Payer;
   externalId: string | null;
   /** Start of period 0, from which every period is computed (after the trial, if any). */
@@ -55,6 +58,8 @@ export type RecurrentPaymentChanges = Partial<
   Pick<
     RecurrentPayment,
     | 'cardToken'
+    | 'cardBrand'
+    | 'cardLast4'
     | 'anchorAt'
     | 'currentPeriodStart'
     | 'currentPeriodEnd'

@@ -22,6 +22,11 @@ export type SubscriptionOptions = {
   cancelWhenRetriesExhausted: boolean;
   /** How long before the due date a push-method renewal order is opened and mailed. */
   renewalNoticeMs: number;
+  /**
+   * Declined card attempts after which the checkout refuses more (PaymentOrderOptions.maxCardDeclines):
+   * a subscription whose first payment reaches it can never start, so it is REJECTED.
+   */
+  maxCardDeclines: number;
 };
 
 /** What the billing engine needs from payment orders (implemented by PaymentOrderService). */
@@ -99,8 +104,16 @@ export class SubscriptionService {
     return isWellFormedId(id) ? this.uow.read.recurrentPayments.getById(id) : undefined;
   }
 
-  /** The payer saved another card: later renewals charge it. */
-  async replaceCard(id: string, token: string): Promise<RecurrentPayment> {
+  /**
+   * The payer saved another card: later renewals (and the retry of a failed one) charge it. A
+   * subscription left UNPAID after its retries (SUBSCRIPTION_CANCEL_AFTER_RETRIES=false) has no
+   * next date; the new card is then tried on the next billing run.
+   */
+  async replaceCard(
+    id: string,
+    token: string,
+    shown: { brand: string; last4: string } | null = null,
+  ): Promise<RecurrentPayment> {
     const rec = await this.uow.read.recurrentPayments.getById(id);
     if (!rec) {
       throw notFound('recurrent payment');
@@ -114,7 +127,20 @@ export class SubscriptionService {
       if (!current) {
         throw notFound('recurrent payment');
       }
-      return this.move(repos, current, current.status, { cardToken: token }, now, 'updated');
+      const stuck = current.status === 'UNPAID' && current.nextPaymentDate === null;
+      return this.move(
+        repos,
+        current,
+        current.status,
+        {
+          cardToken: token,
+          cardBrand: shown?.brand ?? null,
+          cardLast4: shown?.last4 ?? null,
+          ...(stuck ? { nextPaymentDate: now } : {}),
+        },
+        now,
+        'updated',
+      );
     });
   }
 
@@ -169,7 +195,12 @@ export class SubscriptionService {
     const link = pref.paymentLinkId
       ? await repos.paymentLinks.get(pref.merchantId, pref.mode, pref.paymentLinkId)
       : undefined;
-    if (!link) {
+    // The checkout sells the version its page showed, even if the plan was edited since.
+    const terms =
+      link && pref.paymentLinkVersion !== null && pref.paymentLinkVersion !== link.version
+        ? await repos.paymentLinks.getVersion(link.id, pref.paymentLinkVersion)
+        : link;
+    if (!link || !terms) {
       throw new AppError('CONFLICT', ['the subscription plan of this checkout no longer exists']);
     }
     const rec: RecurrentPayment = {
@@ -177,21 +208,23 @@ export class SubscriptionService {
       merchantId: pref.merchantId,
       mode: pref.mode,
       paymentLinkId: link.id,
-      planVersion: link.version,
+      planVersion: pref.paymentLinkVersion ?? link.version,
       checkoutPreferenceId: pref.id,
       status: 'PENDING',
-      title: link.title,
-      amountMinor: link.amountMinor,
-      grossAmountMinor: link.amountMinor,
-      currency: link.currency,
-      intervalType: link.intervalType,
-      intervalCount: link.intervalCount,
-      trialIntervalType: link.trialIntervalType,
-      trialIntervalCount: link.trialIntervalCount,
-      signupFeeMinor: link.signupFeeMinor,
+      title: terms.title,
+      amountMinor: terms.amountMinor,
+      grossAmountMinor: terms.amountMinor,
+      currency: terms.currency,
+      intervalType: terms.intervalType,
+      intervalCount: terms.intervalCount,
+      trialIntervalType: terms.trialIntervalType,
+      trialIntervalCount: terms.trialIntervalCount,
+      signupFeeMinor: terms.signupFeeMinor,
       paymentMethodId: method.id,
       paymentMethodType: method.type,
       cardToken: null,
+      cardBrand: null,
+      cardLast4: null,
       payer,
       externalId: pref.externalId,
       anchorAt: null,
@@ -224,6 +257,11 @@ export class SubscriptionService {
     }
     if (order.periodAttempt === null) {
       const start = now - (now % 1000);
+      // Brand and last 4 only, for the payer's page; the card itself stays with the processor.
+      const saved =
+        cardToken && order.instructions?.type === 'CARD'
+          ? { cardBrand: order.instructions.brand, cardLast4: order.instructions.last4 }
+          : {};
       if (rec.trialIntervalCount > 0 && rec.trialIntervalType) {
         const anchor = trialEnd(start, rec.trialIntervalType, rec.trialIntervalCount);
         await this.move(
@@ -237,6 +275,7 @@ export class SubscriptionService {
             nextPaymentDate: anchor,
             periodsPaid: 0,
             cardToken,
+            ...saved,
           },
           now,
           'started',
@@ -254,6 +293,7 @@ export class SubscriptionService {
             nextPaymentDate: first.end,
             periodsPaid: 1,
             cardToken,
+            ...saved,
           },
           now,
           'activated',
@@ -288,7 +328,15 @@ export class SubscriptionService {
       return;
     }
     if (order.periodAttempt === null) {
-      if (rec.status === 'PENDING') {
+      const locked =
+        order.paymentMethodType === 'CARD' &&
+        order.status === 'REJECTED' &&
+        order.checkoutPreferenceId !== null &&
+        (await repos.orders.countRejectedCardOrders(order.checkoutPreferenceId)) >= this.options.maxCardDeclines;
+      if (locked && (rec.status === 'PENDING' || rec.status === 'INCOMPLETE')) {
+        // The checkout takes no further attempt: the first payment failed for good.
+        await this.move(repos, rec, 'REJECTED', {}, now, 'rejected');
+      } else if (rec.status === 'PENDING') {
         await this.move(repos, rec, 'INCOMPLETE', {}, now, 'left incomplete');
       }
       return;
@@ -408,7 +456,15 @@ export class SubscriptionService {
           if (!rec.cardToken) {
             await charger.expire(order).catch(() => undefined);
           } else {
-            await charger.chargeRenewal(order, rec.cardToken);
+            try {
+              await charger.chargeRenewal(order, rec.cardToken);
+            } catch (error) {
+              // Another scheduler settled this order first (the processor answered both alike, by
+              // the order's idempotency key): read the subscription again rather than abort the run.
+              if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+                throw error;
+              }
+            }
           }
           continue;
         }

@@ -2,10 +2,12 @@ import type { CheckoutPreferenceService } from '../../domain/checkout-preference
 import type { CurrencyTable } from '../../domain/currencies/currency.ts';
 import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
 import type { MerchantService } from '../../domain/merchants/merchant.service.ts';
+import type { TestMailboxService } from '../../domain/notifications/test-mailbox.service.ts';
 import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
 import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
 import type { TestHelperService } from '../../domain/payment-orders/test-helpers.service.ts';
 import type { LinkSigner } from '../../domain/shared/link-signer.ts';
+import type { PayerPortalService } from '../../domain/subscriptions/payer-portal.service.ts';
 import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
 import type { SubscriptionService } from '../../domain/subscriptions/subscription.service.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook.service.ts';
@@ -24,4 +26,8 @@ export type RouteDeps = {
   subscriptions: SubscriptionService;
   /** Signs the links sent to payers (their subscription page). */
   signer: LinkSigner;
+  /** The payer's subscription page: see, cancel, change the card (signed links). */
+  payerPortal: PayerPortalService;
+  /** Test mode: the mails written to this merchant's payers. */
+  mailbox: TestMailboxService;
 };

@@ -22,6 +22,24 @@ export const CreatePaymentLinkBody = Type.Object({
   external_id: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 });
 
+/** POST or PATCH /v1/payment_links/{id}: the members to change; absent members keep their value. */
+export const UpdatePaymentLinkBody = Type.Object({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  amount: Type.Optional(Type.Number({ description: 'Amount per period, major units' })),
+  currency: Type.Optional(
+    Type.String({ maxLength: 10, description: "Only the plan's own currency is accepted (it cannot change)" }),
+  ),
+  interval_type: Type.Optional(StringEnum(INTERVAL_TYPES)),
+  interval_count: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Number of periods; null: until cancelled' })),
+  ),
+  trial_interval_type: Type.Optional(Nullable(StringEnum(INTERVAL_TYPES, { description: 'null removes the trial' }))),
+  trial_interval_count: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: '0 or null removes the trial' })),
+  ),
+  signup_fee_amount: Type.Optional(Nullable(Type.Number({ minimum: 0, description: '0 or null: no fee' }))),
+});
+
 export const PaymentLinkResponse = Type.Object(
   {
     id: Type.String(),

@@ -3,6 +3,7 @@ import type {
   CardChargeResult,
   CardInput,
   CardPaymentProvider,
+  CardSaveResult,
   InitiateInput,
   ProviderError,
 } from '../../domain/payment-methods/payment-provider.ts';
@@ -146,6 +147,35 @@ export class CardProvider implements CardPaymentProvider {
       idempotencyKey: input.idempotencyKey,
     });
     return mapProcessorResult(result, input.token, 0, 0);
+  }
+
+  async saveCard(input: { card: CardInput; mode: Mode }): Promise<CardSaveResult> {
+    const pan = normalizePan(input.card.number);
+    const expiry = parseExpiry(input.card.expiry, this.now());
+    if (!pan) {
+      return { status: 'FAILED', code: 'incorrect_number', message: PAYER_MESSAGES.incorrect_number ?? '' };
+    }
+    if (!expiry.ok) {
+      const code = expiry.error === 'expired' ? 'expired_card' : 'invalid_expiry';
+      return { status: 'FAILED', code, message: PAYER_MESSAGES[code] ?? '' };
+    }
+    const tokenized = await this.processor(input.mode).tokenize({
+      pan,
+      expMonth: expiry.month,
+      expYear: expiry.year,
+      cvc: input.card.cvc,
+    });
+    if (tokenized.status === 'rejected') {
+      return { status: 'FAILED', code: tokenized.code, message: PAYER_MESSAGES[tokenized.code] ?? '' };
+    }
+    return {
+      status: 'SAVED',
+      token: tokenized.token,
+      brand: tokenized.brand,
+      last4: tokenized.last4,
+      expMonth: expiry.month,
+      expYear: expiry.year,
+    };
   }
 
   async refund(ref: string, mode: Mode): Promise<{ ok: true } | { ok: false; error: ProviderError }> {

@@ -292,7 +292,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
        * before the expiry job wrote it): the page then redirects or shows the result.
        */
       const isFinal = (pref: CheckoutPreference, order: PaymentOrder): boolean =>
-        order.status !== 'OPENED' || pref.status !== 'OPEN';
+        order.status !== 'OPENED' || (pref.status !== 'OPEN' && !isRenewal(order));
 
       scope.get<{ Params: OrderParams }>('/:id/orders/:orderId', hidden, async (req, reply) => {
         const found = await loadOrder(req.params);
@@ -313,7 +313,10 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         });
         const page = renderOrderPage(ctx, {
           pref,
-          amountText: amountOf(pref),
+          // A renewal is paid for its own period, at the price the subscriber bought.
+          amountText: isRenewal(order)
+            ? formatAmount(order.amountMinor, order.currency, deps.currencies)
+            : amountOf(pref),
           methodType: order.paymentMethodType,
           methodLabel,
           panel,
@@ -323,7 +326,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
             pref.mode === 'test' && order.paymentMethodType !== 'CARD'
               ? { action: `${orderPath(pref.id, order.id)}/simulate`, csrfToken: csrf.tokenFor(req, reply, pref.id) }
               : null,
-          chooseAnotherUrl: pref.selectedPaymentMethodId === null ? checkoutPath(pref.id) : null,
+          chooseAnotherUrl: pref.selectedPaymentMethodId === null && !isRenewal(order) ? checkoutPath(pref.id) : null,
         });
         return sendPage(req, reply, 200, page, pref);
       });
@@ -433,6 +436,14 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
     { prefix: '/checkout' },
   );
 };
+
+/**
+ * A subscription's renewal order: opened by the billing engine after its checkout was PAID, and
+ * payable from the link in the renewal e-mail for as long as the order itself is open.
+ */
+function isRenewal(order: PaymentOrder): boolean {
+  return order.periodAttempt !== null;
+}
 
 /** A way back to a checkout named in a path, only when the id has the shape of an id (it is put in a link). */
 function checkoutLink(id: string): string | null {

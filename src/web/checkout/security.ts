@@ -104,6 +104,8 @@ export class CsrfGuard {
     /** Origin of PUBLIC_URL, e.g. `https://pay.example.com`. */
     private readonly publicOrigin: string,
     private readonly secureCookie: boolean,
+    /** Where the browser sends the cookie back: the pages whose forms this guard protects. */
+    private readonly cookiePath = '/checkout',
   ) {}
 
   /** The browser's cookie value, or null when it has none (or something that is not ours). */
@@ -119,7 +121,7 @@ export class CsrfGuard {
       cookie = randomToken();
       reply.header(
         'set-cookie',
-        `${CSRF_COOKIE}=${cookie}; Path=/checkout; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`,
+        `${CSRF_COOKIE}=${cookie}; Path=${this.cookiePath}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`,
       );
     }
     return this.sign(preferenceId, cookie);

@@ -43,6 +43,9 @@ test('an empty environment gives the documented defaults', () => {
       maxConcurrencyPerEndpoint: 4,
       secretOverlapSeconds: 86_400,
     },
+    subscriptions: { retryDays: [1, 3, 5], cancelWhenRetriesExhausted: true, renewalNoticeHours: 72 },
+    smtpUrl: null,
+    mailFrom: 'Cobro <no-reply@cobro.invalid>',
     secretsKey: null,
   });
 });

@@ -1,0 +1,345 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
+import { AppError } from '../../domain/shared/errors.ts';
+import type { CardField, CardProblem } from '../../domain/subscriptions/payer-portal.service.ts';
+import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
+import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
+import { isTerminal } from '../../domain/subscriptions/recurrent-payment.status.ts';
+import type { RecurrentPayment } from '../../domain/subscriptions/recurrent-payment.ts';
+import type { RouteDeps } from '../../http/routes/deps.ts';
+import { loadAssets } from '../checkout/assets.ts';
+import { formField } from '../checkout/form-input.ts';
+import { formatAmount, methodName } from '../checkout/format.ts';
+import type { SafeHtml } from '../checkout/html.ts';
+import { toDocument } from '../checkout/html.ts';
+import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
+import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, randomToken } from '../checkout/security.ts';
+import type { CardForm, CardFormField, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
+import { renderCancelConfirm, renderSubscriptionPage, renderSubscriptionState } from './views.ts';
+
+type IdParams = { id: string };
+type PageQuery = { sig?: string; done?: string };
+
+/** Form posts here carry a signature and card fields: anything bigger is not a payer's form. */
+const FORM_BODY_LIMIT = 8 * 1024;
+const HTML_TYPE = 'text/html; charset=utf-8';
+const PREFIX = '/subscriptions';
+
+/** Dates in UTC with the checkout's English format (the payer page is in English). */
+const en = messagesFor('en');
+
+const STATUS_TEXT: Record<RecurrentPaymentStatus, string> = {
+  PENDING: 'Waiting for the first payment',
+  TRIALING: 'Free trial',
+  ACTIVE: 'Active',
+  UNPAID: 'Payment failed',
+  CANCELED: 'Canceled',
+  COMPLETE: 'Completed: every period is paid',
+  INCOMPLETE: 'The first payment failed',
+  REJECTED: 'The first payment was refused',
+  EXPIRED: 'Expired before the first payment',
+};
+
+const EVERY: Record<IntervalType, string> = { DAY: 'day', WEEK: 'week', MONTH: 'month', YEAR: 'year' };
+const ADVERB: Record<IntervalType, string> = { DAY: 'daily', WEEK: 'weekly', MONTH: 'monthly', YEAR: 'yearly' };
+
+/** Notices after a redirect, from a closed list: nothing from the query string is ever shown. */
+const NOTICES: Readonly<Record<string, string>> = {
+  card: 'Your new card is saved. The next payment will be charged to it.',
+  canceled: 'Your subscription is canceled. No further payment will be taken.',
+};
+
+/** Posted card fields and the validator's names for them. */
+const FORM_FIELD: Record<CardField, CardFormField> = {
+  number: 'card_number',
+  expiry: 'card_expiry',
+  cvc: 'card_cvc',
+  holderName: 'card_holder_name',
+};
+
+const MAX_LENGTH: Record<CardFormField, number> = {
+  card_number: 40,
+  card_expiry: 10,
+  card_cvc: 10,
+  card_holder_name: 100,
+};
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const pagePath = (id: string, signature: string, done: string | null = null): string =>
+  `${PREFIX}/${id}?sig=${encodeURIComponent(signature)}${done ? `&done=${done}` : ''}`;
+
+/**
+ * The payer's subscription page, reached by the signed link in every e-mail about it:
+ * `GET /subscriptions/:id?sig=…` shows it, `GET|POST …/cancel` confirms and cancels,
+ * `POST …/card` saves another card for the next renewals. An encapsulated plugin with the
+ * checkout's security headers, CSRF guard and escaping; a wrong or missing signature is a 404,
+ * the same page as an unknown id.
+ */
+export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  const publicBase = new URL(deps.preferences.checkoutUrl('x'));
+  const https = publicBase.protocol === 'https:';
+  const csrf = new CsrfGuard(publicBase.origin, https, PREFIX);
+  const assets = loadAssets();
+  const nonces = new WeakMap<FastifyRequest, string>();
+
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+
+  await app.register(
+    async (scope: FastifyInstance) => {
+      // 1. Every response gets the checkout's security headers and its own script nonce, errors included.
+      scope.addHook('onRequest', async (req, reply) => {
+        const nonce = randomToken();
+        nonces.set(req, nonce);
+        applySecurityHeaders(reply, { nonce, https });
+      });
+
+      const contextOf = (req: FastifyRequest, rec: RecurrentPayment | null): SubscriptionPageContext => ({
+        nonce: nonces.get(req) ?? randomToken(),
+        assets: { css: assets.css.path, js: assets.js.path },
+        testMode: rec?.mode === 'test',
+      });
+
+      const sendPage = (req: FastifyRequest, reply: FastifyReply, status: number, page: SafeHtml): FastifyReply => {
+        const nonce = nonces.get(req) ?? randomToken();
+        applySecurityHeaders(reply, { nonce, https });
+        return reply.code(status).header('content-type', HTML_TYPE).send(toDocument(page));
+      };
+
+      const sendState = (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        status: number,
+        kind: SubscriptionStateKind,
+        backUrl: string | null = null,
+      ): FastifyReply => sendPage(req, reply, status, renderSubscriptionState(contextOf(req, null), kind, backUrl));
+
+      /** 303 See Other: after a form post the browser follows with a GET (no re-post on reload). */
+      const seeOther = (reply: FastifyReply, location: string): FastifyReply =>
+        reply.code(303).header('location', location).send();
+
+      // 2. Errors and unknown paths answer with HTML pages, never the API's JSON.
+      scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+        const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+        if (status >= 500) {
+          // The error only, never the body: it may hold card data.
+          req.log.error({ err: error, reqId: req.id }, 'subscription page failed');
+          return sendState(req, reply, 500, 'error');
+        }
+        return sendState(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
+      });
+      scope.setNotFoundHandler((req, reply) => sendState(req, reply, 404, 'notFound'));
+
+      const hidden = { schema: { hide: true } };
+
+      // ---- the page ---------------------------------------------------------------------------
+
+      const priceOf = (rec: RecurrentPayment): string =>
+        `${formatAmount(rec.amountMinor, rec.currency, deps.currencies)} every ${EVERY[rec.intervalType]}`;
+
+      const methodTextOf = async (rec: RecurrentPayment): Promise<string> => {
+        if (rec.paymentMethodType === 'CARD') {
+          if (rec.cardBrand && rec.cardLast4) {
+            const brand = rec.cardBrand.charAt(0) + rec.cardBrand.slice(1).toLowerCase();
+            return en.cardUsed(brand, rec.cardLast4);
+          }
+          return 'Card';
+        }
+        const method = (await deps.paymentMethods.all()).find((m) => m.id === rec.paymentMethodId);
+        return method ? methodName(method) : en.methodTypeNames[rec.paymentMethodType];
+      };
+
+      const nextOf = (rec: RecurrentPayment): { label: string; date: string } | null => {
+        if (rec.nextPaymentDate === null || isTerminal(rec.status)) {
+          return null;
+        }
+        const date = formatDateTime(rec.nextPaymentDate, en);
+        if (rec.status === 'UNPAID') {
+          return { label: 'Next try', date };
+        }
+        if (rec.intervalCount !== null && rec.periodsPaid >= rec.intervalCount) {
+          return { label: 'Ends on', date };
+        }
+        return { label: rec.status === 'TRIALING' ? 'First payment' : 'Next payment', date };
+      };
+
+      const renderPage = async (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        rec: RecurrentPayment,
+        signature: string,
+        status: number,
+        extra: { notice?: string | null; cardErrors?: CardForm['errors']; general?: readonly string[] } = {},
+      ): Promise<FastifyReply> => {
+        const open = !isTerminal(rec.status);
+        const renewal: PaymentOrder | undefined = open ? await deps.payerPortal.payableRenewal(rec) : undefined;
+        const page = renderSubscriptionPage(contextOf(req, rec), {
+          title: rec.title,
+          status: rec.status,
+          statusText: STATUS_TEXT[rec.status],
+          priceText: priceOf(rec),
+          durationText:
+            rec.intervalCount === null
+              ? 'Until you cancel'
+              : `${plural(rec.intervalCount, `${ADVERB[rec.intervalType]} payment`)}`,
+          trialText:
+            rec.trialIntervalCount > 0 && rec.trialIntervalType
+              ? plural(rec.trialIntervalCount, EVERY[rec.trialIntervalType])
+              : null,
+          signupFeeText:
+            rec.signupFeeMinor > 0n ? formatAmount(rec.signupFeeMinor, rec.currency, deps.currencies) : null,
+          periodsText:
+            rec.intervalCount === null ? String(rec.periodsPaid) : `${rec.periodsPaid} of ${rec.intervalCount}`,
+          next: nextOf(rec),
+          currentPeriod:
+            rec.currentPeriodStart !== null && rec.currentPeriodEnd !== null && open
+              ? `${formatDateTime(rec.currentPeriodStart, en)} to ${formatDateTime(rec.currentPeriodEnd, en)}`
+              : null,
+          methodText: await methodTextOf(rec),
+          payerText: rec.payer.email,
+          notice: extra.notice ?? null,
+          payNowUrl: renewal ? `/checkout/${rec.checkoutPreferenceId}/orders/${renewal.id}` : null,
+          cardForm:
+            open && rec.paymentMethodType === 'CARD'
+              ? {
+                  action: `${PREFIX}/${rec.id}/card`,
+                  csrfToken: csrf.tokenFor(req, reply, rec.id),
+                  signature,
+                  errors: extra.cardErrors ?? {},
+                  general: extra.general ?? [],
+                }
+              : null,
+          cancelUrl: open ? `${PREFIX}/${rec.id}/cancel?sig=${encodeURIComponent(signature)}` : null,
+        });
+        return sendPage(req, reply, status, page);
+      };
+
+      scope.get<{ Params: IdParams; Querystring: PageQuery }>('/:id', hidden, async (req, reply) => {
+        const signature = req.query.sig ?? '';
+        const rec = await deps.payerPortal.open(req.params.id, signature);
+        if (!rec) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        return renderPage(req, reply, rec, signature, 200, { notice: NOTICES[req.query.done ?? ''] ?? null });
+      });
+
+      // ---- cancelling -------------------------------------------------------------------------
+
+      scope.get<{ Params: IdParams; Querystring: PageQuery }>('/:id/cancel', hidden, async (req, reply) => {
+        const signature = req.query.sig ?? '';
+        const rec = await deps.payerPortal.open(req.params.id, signature);
+        if (!rec) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        if (isTerminal(rec.status)) {
+          return seeOther(reply, pagePath(rec.id, signature));
+        }
+        const page = renderCancelConfirm(contextOf(req, rec), {
+          title: rec.title,
+          priceText: priceOf(rec),
+          action: `${PREFIX}/${rec.id}/cancel`,
+          csrfToken: csrf.tokenFor(req, reply, rec.id),
+          signature,
+          backUrl: pagePath(rec.id, signature),
+        });
+        return sendPage(req, reply, 200, page);
+      });
+
+      scope.post<{ Params: IdParams }>('/:id/cancel', hidden, async (req, reply) => {
+        const signature = formField(req.body, 'sig');
+        const token = formField(req.body, CSRF_FIELD);
+        // Nothing is looked up for a post that is not from our own page with this browser's token.
+        if (!csrf.check(req, req.params.id, token === '' ? null : token)) {
+          return sendState(req, reply, 403, 'csrf');
+        }
+        const rec = await deps.payerPortal.open(req.params.id, signature);
+        if (!rec) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        try {
+          await deps.payerPortal.cancel(rec.id, signature);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'CONFLICT') {
+            // Completed, or ended some other way meanwhile: the page shows what really happened.
+            const fresh = (await deps.payerPortal.open(rec.id, signature)) ?? rec;
+            return renderPage(req, reply, fresh, signature, 409, {
+              notice: 'This subscription cannot be canceled any more.',
+            });
+          }
+          throw error;
+        }
+        return seeOther(reply, pagePath(rec.id, signature, 'canceled'));
+      });
+
+      // ---- changing the card ------------------------------------------------------------------
+
+      scope.post<{ Params: IdParams }>('/:id/card', hidden, async (req, reply) => {
+        const signature = formField(req.body, 'sig');
+        const token = formField(req.body, CSRF_FIELD);
+        if (!csrf.check(req, req.params.id, token === '' ? null : token)) {
+          return sendState(req, reply, 403, 'csrf');
+        }
+        const rec = await deps.payerPortal.open(req.params.id, signature);
+        if (!rec) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        const typed = {
+          card_number: formField(req.body, 'card_number'),
+          card_expiry: formField(req.body, 'card_expiry'),
+          card_cvc: formField(req.body, 'card_cvc'),
+          card_holder_name: formField(req.body, 'card_holder_name'),
+        };
+        const tooLong: CardForm['errors'] = {};
+        for (const key of Object.keys(typed) as CardFormField[]) {
+          if ([...typed[key]].length > MAX_LENGTH[key]) {
+            tooLong[key] = 'This is too long.';
+          }
+        }
+        if (Object.keys(tooLong).length > 0) {
+          return renderPage(req, reply, rec, signature, 400, { cardErrors: tooLong });
+        }
+        let outcome: Awaited<ReturnType<typeof deps.payerPortal.changeCard>>;
+        try {
+          outcome = await deps.payerPortal.changeCard(rec.id, signature, {
+            number: typed.card_number,
+            expiry: typed.card_expiry,
+            cvc: typed.card_cvc,
+            holderName: typed.card_holder_name,
+          });
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'CONFLICT') {
+            const fresh = (await deps.payerPortal.open(rec.id, signature)) ?? rec;
+            return renderPage(req, reply, fresh, signature, 409, {
+              notice: 'The card of this subscription cannot be changed any more.',
+            });
+          }
+          throw error;
+        }
+        if (!outcome) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        if (!outcome.ok) {
+          const { errors, general } = toFormErrors(outcome.problems);
+          return renderPage(req, reply, rec, signature, 400, { cardErrors: errors, general });
+        }
+        return seeOther(reply, pagePath(rec.id, signature, 'card'));
+      });
+    },
+    { prefix: PREFIX },
+  );
+};
+
+/** The service's problems beside their form fields; those naming no field go above the form. */
+function toFormErrors(problems: readonly CardProblem[]): { errors: CardForm['errors']; general: string[] } {
+  const errors: CardForm['errors'] = {};
+  const general: string[] = [];
+  for (const p of problems) {
+    if (p.field) {
+      errors[FORM_FIELD[p.field]] ??= p.message;
+    } else {
+      general.push(p.message);
+    }
+  }
+  return { errors, general };
+}

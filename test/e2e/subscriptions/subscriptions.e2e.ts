@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createPaymentLink } from '../../support/builders.ts';
+import { startSmtpInbox } from '../../support/smtp-inbox.ts';
+import type { RunningCheckout } from '../support/browser.ts';
+import {
+  fillCard,
+  fillPayer,
+  pay,
+  SharedBrowser,
+  skipWithoutChromium,
+  startCheckout,
+  watchPage,
+} from '../support/browser.ts';
+
+/**
+ * A subscriber's whole life in Chromium: bought on the hosted checkout, renewed as the merchant's
+ * test clock moves, managed on the payer page the e-mails link to. Card: a trial, renewals, one
+ * failed renewal recovered by changing the card, completion. PIX: the renewal notice arrives at a
+ * real SMTP server and is paid from the page it links to.
+ */
+
+type Recurrent = {
+  id: string;
+  status: string;
+  periods_paid: number;
+  next_payment_date: string | null;
+  payment_method_id: string;
+};
+
+async function api(env: RunningCheckout, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {
+  const res = await env.app.inject({
+    method,
+    url,
+    headers: env.merchant.authHeaders,
+    ...(payload ? { payload } : {}),
+  });
+  assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+const recurrent = (env: RunningCheckout, id: string): Promise<Recurrent> =>
+  api(env, 'GET', `/v1/recurrent_payments/${id}`);
+
+/** Moves the merchant's test clock to `iso` (plus a minute), running what falls due, as the test helper does. */
+async function advanceTo(env: RunningCheckout, iso: string | null): Promise<void> {
+  assert.ok(iso, 'a date to move to');
+  const { now } = (await api(env, 'POST', '/v1/test_helpers/clock/advance', { seconds: 1 })) as { now: string };
+  const seconds = Math.ceil((Date.parse(iso) - Date.parse(now)) / 1000) + 60;
+  if (seconds > 0) {
+    await api(env, 'POST', '/v1/test_helpers/clock/advance', { seconds });
+  }
+}
+
+/** The same URL on the server the browser talks to (PUBLIC_URL of the harness is not this server). */
+function onServer(env: RunningCheckout, url: string): string {
+  const u = new URL(url);
+  return `${env.baseUrl}${u.pathname}${u.search}`;
+}
+
+async function payerPage(env: RunningCheckout, recId: string): Promise<string> {
+  const link = (await api(env, 'GET', `/v1/test_helpers/recurrent_payments/${recId}/payer_link`)) as { url: string };
+  return onServer(env, link.url);
+}
+
+async function text(page: Page, name: string): Promise<string> {
+  return ((await page.locator(`[data-test="${name}"]`).textContent()) ?? '').trim();
+}
+
+async function saveCard(page: Page, number: string): Promise<void> {
+  await page.getByLabel('Card number', { exact: true }).fill(number);
+  await page.getByLabel('Expiry date (MM/YY)', { exact: true }).fill('12/34');
+  await page.getByLabel('Security code', { exact: true }).fill('737');
+  await page.getByLabel('Name on card', { exact: true }).fill('Ana Souza');
+  await page.getByRole('button', { name: 'Save card', exact: true }).click();
+  await page.locator('[data-test="notice"]').waitFor();
+  assert.equal(await text(page, 'notice'), 'Your new card is saved. The next payment will be charged to it.');
+}
+
+describe('[SUBSCRIPTIONS] in Chromium', { skip: skipWithoutChromium }, () => {
+  const browser = new SharedBrowser();
+  after(() => browser.close());
+
+  test('[SUBSCRIPTIONS]: a card subscription with a trial renews, fails once, recovers with a new card and completes', async (t) => {
+    const env = await startCheckout(t);
+    const link = await createPaymentLink(env.app, env.merchant, {
+      title: 'Streaming Plus',
+      amount: 15,
+      currency: 'USD',
+      interval_type: 'MONTH',
+      interval_count: 3,
+      trial_interval_type: 'DAY',
+      trial_interval_count: 7,
+    });
+    const pref = await env.createPreference({
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['CARD'],
+    });
+    const page = await (await browser.context(t)).newPage();
+    const watch = watchPage(page);
+
+    // 1. Bought on the hosted checkout: the trial starts, the card is kept by the processor, nothing is charged.
+    await page.goto(env.checkoutUrl(pref.id));
+    await fillPayer(page);
+    await page.getByRole('radio', { name: 'Card', exact: true }).check();
+    await fillCard(page, { number: '4242 4242 4242 4242' });
+    await pay(page);
+    await page.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });
+    const firstOrder = await api(env, 'GET', `/v1/payment_orders?checkout_preference_id=${pref.id}`);
+    const recId = String(firstOrder.data[0].recurrent_payment_id);
+    assert.equal(firstOrder.data[0].amount, 0, 'a trial without sign-up fee charges nothing');
+    let rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'TRIALING');
+
+    // 2. The trial ends: the first period is charged to the saved card.
+    await advanceTo(env, rec.next_payment_date);
+    rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'ACTIVE', JSON.stringify(rec));
+    assert.equal(rec.periods_paid, 1);
+
+    // 3. On the payer page the subscriber swaps in a card whose charges are declined.
+    const manage = await payerPage(env, recId);
+    await page.goto(manage);
+    assert.equal(await text(page, 'status'), 'Active');
+    assert.equal(await text(page, 'periods-paid'), '1 of 3');
+    assert.equal(await text(page, 'method'), 'Visa ending in 4242');
+    assert.equal(await text(page, 'amount'), '15.00 USD every month');
+    await saveCard(page, '4000 0000 0000 0341');
+    assert.equal(await text(page, 'method'), 'Visa ending in 0341');
+
+    // 4. The renewal is declined: UNPAID, with a retry scheduled.
+    await advanceTo(env, rec.next_payment_date);
+    rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'UNPAID', JSON.stringify(rec));
+    assert.equal(rec.periods_paid, 1);
+    await page.goto(manage);
+    assert.equal(await text(page, 'status'), 'Payment failed');
+
+    // 5. Before the retry the subscriber puts the good card back; the retry charges it: ACTIVE again.
+    await saveCard(page, '4242 4242 4242 4242');
+    assert.equal(await text(page, 'method'), 'Visa ending in 4242');
+    await advanceTo(env, rec.next_payment_date);
+    rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'ACTIVE', JSON.stringify(rec));
+    assert.equal(rec.periods_paid, 2);
+
+    // 6. The last period renews, and at its end the subscription is COMPLETE.
+    await advanceTo(env, rec.next_payment_date);
+    rec = await recurrent(env, recId);
+    assert.equal(rec.periods_paid, 3, JSON.stringify(rec));
+    assert.equal(rec.status, 'ACTIVE', 'active until the end of the last paid period');
+    await advanceTo(env, rec.next_payment_date);
+    rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'COMPLETE', JSON.stringify(rec));
+    await page.goto(manage);
+    assert.equal(await text(page, 'status'), 'Completed: every period is paid');
+    assert.equal(await text(page, 'periods-paid'), '3 of 3');
+    assert.equal(await page.getByRole('button', { name: 'Save card' }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Cancel subscription' }).count(), 0);
+
+    const orders = await api(env, 'GET', `/v1/payment_orders?recurrent_payment_id=${recId}&limit=100`);
+    const outcomes = (orders.data as { status: string; amount: number }[]).map((o) => `${o.status}:${o.amount}`);
+    assert.deepEqual(outcomes.sort(), ['CLOSED:0', 'CLOSED:15', 'CLOSED:15', 'CLOSED:15', 'REJECTED:15']);
+    const events = await api(env, 'GET', `/v1/events?entity_id=${recId}&limit=100`);
+    const types = (events.data as { event_type: string; sequence: number }[])
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((e) => e.event_type.replace('RECURRENT_PAYMENT.', ''));
+    assert.deepEqual(types, ['PENDING', 'TRIALING', 'ACTIVE', 'UNPAID', 'ACTIVE', 'COMPLETE']);
+    assert.deepEqual(watch.errors, []);
+  });
+
+  test('[SUBSCRIPTIONS]: a PIX renewal e-mail arrives at the SMTP server and is paid from the page it links to', async (t) => {
+    const inbox = await startSmtpInbox();
+    t.after(() => inbox.close());
+    const env = await startCheckout(t, { env: { SMTP_URL: inbox.url } });
+    const link = await createPaymentLink(env.app, env.merchant, {
+      title: 'Revista Mensal',
+      amount: 30,
+      currency: 'BRL',
+      interval_type: 'MONTH',
+      interval_count: 2,
+    });
+    const pref = await env.createPreference({
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['PIX'],
+    });
+    const page = await (await browser.context(t)).newPage();
+
+    // 1. The first period, paid with PIX on the hosted checkout (test-mode simulate button).
+    await page.goto(env.checkoutUrl(pref.id));
+    await fillPayer(page, { email: 'ana@example.com', firstName: 'Ana', lastName: 'Souza' });
+    await page.getByRole('radio', { name: 'PIX', exact: true }).check();
+    await pay(page);
+    await page.locator('[data-test="pix-payload"]').waitFor();
+    await page.getByRole('button', { name: 'Simulate payment received', exact: true }).click();
+    await page.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });
+    const first = await api(env, 'GET', `/v1/payment_orders?checkout_preference_id=${pref.id}`);
+    const recId = String(first.data[0].recurrent_payment_id);
+    let rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'ACTIVE');
+
+    // 2. Two days before the due date the renewal is opened and its notice sent over SMTP.
+    const due = Date.parse(String(rec.next_payment_date));
+    await advanceTo(env, new Date(due - 2 * 86_400_000).toISOString());
+    const [mail] = await inbox.waitFor(1);
+    assert.ok(mail);
+    assert.deepEqual(mail.to, ['ana@example.com']);
+    assert.equal(mail.subject, 'Payment due: Revista Mensal');
+    const paymentLine = mail.text.split('\n').find((l) => l.startsWith('Payment page (QR code and details): '));
+    const manageLine = mail.text.split('\n').find((l) => l.startsWith('Manage or cancel your subscription: '));
+    assert.ok(paymentLine && manageLine, mail.text);
+    assert.match(mail.text, /30\.00 BRL/);
+
+    // 3. The payer opens the payment page from the e-mail: the BR Code in the mail is the one on the page.
+    await page.goto(onServer(env, paymentLine.slice(paymentLine.indexOf('http'))));
+    const payload = await page.locator('[data-test="pix-payload"]').inputValue();
+    assert.match(payload, /^000201.*6304[0-9A-F]{4}$/);
+    assert.ok(mail.text.split('\n').includes(payload), 'the e-mail carries the same BR Code');
+    assert.equal(await page.getByRole('link', { name: /another/i }).count(), 0, 'no method change on a renewal');
+    await page.getByRole('button', { name: 'Simulate payment received', exact: true }).click();
+    await page.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });
+    rec = await recurrent(env, recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2, JSON.stringify(rec));
+
+    // 4. The signed manage link of the same e-mail shows the paid renewal.
+    await page.goto(onServer(env, manageLine.slice(manageLine.indexOf('http'))));
+    assert.equal(await text(page, 'periods-paid'), '2 of 2');
+    assert.equal(await text(page, 'method'), 'PIX');
+    assert.equal(await page.locator('[data-test="pay-now"]').count(), 0, 'nothing left to pay');
+    const mailbox = await api(env, 'GET', '/v1/test_helpers/emails');
+    assert.equal(mailbox.data[0].status, 'SENT', JSON.stringify(mailbox));
+  });
+});
