@@ -167,7 +167,8 @@ describe('the payer subscription page', () => {
       `/subscriptions/${idA}`,
       `/subscriptions/${idA}?sig=`,
       `/subscriptions/${idA}?sig=${sigOf(b.path)}`,
-      `/subscriptions/${idA}?sig=${sigOf(a.path).slice(0, -1)}A`,
+      // One character changed (to a different one: a signature may already end in A).
+      `/subscriptions/${idA}?sig=${sigOf(a.path).slice(0, -1)}${sigOf(a.path).endsWith('A') ? 'B' : 'A'}`,
       `/subscriptions/${idA}?sig=${'x'.repeat(500)}`,
       `/subscriptions/${UNKNOWN_ID}?sig=${sigOf(a.path)}`,
       `/subscriptions/not-an-id?sig=${sigOf(a.path)}`,
