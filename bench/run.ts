@@ -307,7 +307,7 @@ async function benchCobro(backend: 'sqlite' | 'postgres', databaseUrl: string, d
       }),
     );
     if (backend === 'sqlite') {
-      results.push(...(await benchPaymentsAndWebhooks(server, results[0])));
+      results.push(...(await benchPaymentsAndWebhooks(server)));
     }
   } finally {
     await stopServer(server);
@@ -374,10 +374,7 @@ async function api(url: string, method: string, path: string, body?: unknown): P
  * counted once), webhook events delivered per second to a receiver answering 200, and the
  * create throughput while another receiver hangs on every delivery.
  */
-async function benchPaymentsAndWebhooks(
-  server: Server,
-  undisturbedCreate: Measurement | undefined,
-): Promise<Measurement[]> {
+async function benchPaymentsAndWebhooks(server: Server): Promise<Measurement[]> {
   const results: Measurement[] = [];
   const ok = await startReceiver('ok');
   const hang = await startReceiver('hang');
@@ -446,21 +443,38 @@ async function benchPaymentsAndWebhooks(
       requests: delivered,
     });
 
+    // The baseline for the hanging-receiver figure is taken now, on the database as it is after
+    // the pay-path stage: comparing with the first create row would also measure the growth of
+    // the database, not only the receiver.
+    const createBody = {
+      url: `${server.url}/v1/checkout_preferences`,
+      method: 'POST' as const,
+      headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+      body: PAYMENT_BODY,
+    };
+    const baseline = await measure(
+      'POST /v1/checkout_preferences, same database, receivers idle',
+      'sqlite',
+      server,
+      createBody,
+    );
+    results.push(baseline);
+
     // Point the endpoint at a receiver that never answers, queue deliveries, then measure creates.
     await api(server.url, 'PATCH', `/v1/webhook_endpoints/${String(endpoint.id)}`, { url: hang.url });
     for (let i = 0; i < 200; i++) {
       const pref = await api(server.url, 'POST', '/v1/checkout_preferences', JSON.parse(PAYMENT_BODY));
       await api(server.url, 'POST', `/v1/test_helpers/checkout_preferences/${String(pref.id)}/pay`, {});
     }
-    const disturbed = await measure('POST /v1/checkout_preferences while a receiver hangs', 'sqlite', server, {
-      url: `${server.url}/v1/checkout_preferences`,
-      method: 'POST',
-      headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
-      body: PAYMENT_BODY,
-    });
+    const disturbed = await measure(
+      'POST /v1/checkout_preferences while a receiver hangs',
+      'sqlite',
+      server,
+      createBody,
+    );
     results.push(disturbed);
-    if (undisturbedCreate) {
-      const ratio = disturbed.rps / undisturbedCreate.rps;
+    {
+      const ratio = disturbed.rps / baseline.rps;
       process.stdout.write(
         `  sqlite   create while hanging / undisturbed create = ${ratio.toFixed(2)} (goal ≥ 0.80)\n`,
       );
@@ -629,7 +643,7 @@ async function main(): Promise<void> {
       'The webhook row is events delivered per second to a loopback receiver answering 200 (each path makes two events). ' +
       (hangRatio.value === null
         ? ''
-        : `Create throughput while a receiver hangs on every delivery / undisturbed create throughput: **${hangRatio.value.toFixed(2)}** (goal ≥ 0.80: ${hangRatio.value >= 0.8 ? '✅ pass' : '❌ FAIL'}).`),
+        : `Create throughput while a receiver hangs on every delivery / create throughput on the same database with idle receivers (measured just before): **${hangRatio.value.toFixed(2)}** (goal ≥ 0.80: ${hangRatio.value >= 0.8 ? '✅ pass' : '❌ FAIL'}).`),
     '',
     '## Reference figures (quoted from shared/TOOLCHAIN.md, measured separately, not in this run)',
     '',

@@ -312,6 +312,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     rateLimitPerSecond: config.rateLimitPerSecond,
     authFailuresPerMinute: config.authFailuresPerMinute,
     publicUrl: config.publicUrl,
+    smtpConfigured: config.smtpUrl !== null,
     ping: () => database.ping(),
   });
   const sweeper = new IdempotencySweeper(services.idempotency, clock, logger);

@@ -9,6 +9,7 @@ import sjson from 'secure-json-parse';
 import { AppError } from '../domain/shared/errors.ts';
 import { newId } from '../domain/shared/ids.ts';
 import { checkoutPages } from '../web/checkout/checkout.plugin.ts';
+import { mailboxPages } from '../web/mailbox/mailbox.plugin.ts';
 import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts';
 import './types.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
@@ -43,6 +44,8 @@ export type AppOptions = {
   rateLimitPerSecond: number;
   authFailuresPerMinute: number;
   publicUrl: string;
+  /** Whether mails go out over SMTP (the test-mode mailbox page says so). */
+  smtpConfigured?: boolean;
   /** Reports whether the database answers (GET /ready). */
   ping: () => Promise<void>;
 };
@@ -228,6 +231,11 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   await app.register(checkoutPages, deps);
+  await app.register(mailboxPages, {
+    ...deps,
+    publicUrl: options.publicUrl,
+    smtpConfigured: options.smtpConfigured ?? false,
+  });
   await app.register(subscriptionPages, deps);
 
   // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.

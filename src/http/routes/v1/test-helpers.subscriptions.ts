@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { mailboxPageUrl } from '../../../domain/notifications/mailbox-link.ts';
 import { toWireTime } from '../../../domain/shared/clock.ts';
+import { AppError } from '../../../domain/shared/errors.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -39,8 +41,10 @@ const EmailResponse = Type.Object(
  */
 export const subscriptionTestHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { mailbox, payerPortal },
+  { mailbox, payerPortal, signer, preferences },
 ) => {
+  // The public base, as the checkout URLs use it.
+  const publicUrl = preferences.checkoutUrl('x').replace(/\/checkout\/x$/, '');
   app.get(
     '/v1/test_helpers/emails',
     {
@@ -72,6 +76,24 @@ export const subscriptionTestHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> 
           sent_at: m.sentAt === null ? null : toWireTime(m.sentAt),
         })),
       );
+    },
+  );
+
+  app.get(
+    '/v1/test_helpers/mailbox_link',
+    {
+      schema: {
+        operationId: 'testHelperMailboxLink',
+        tags: ['test_helpers'],
+        summary: 'The signed address of the test-mode mailbox page (the same mails as GET /v1/test_helpers/emails)',
+        response: { 200: Type.Object({ url: Type.String() }), ...errorResponses, ...forbidden },
+      },
+    },
+    async (req, reply) => {
+      if (req.caller.mode !== 'test') {
+        throw new AppError('FORBIDDEN', ['test helpers can only be used with test-mode keys (ck_test_…)']);
+      }
+      return sendJson(reply, 200, { url: mailboxPageUrl(publicUrl, signer, req.caller.merchantId) });
     },
   );
 

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { MAILBOX_LINK_PURPOSE } from '../../domain/notifications/mailbox-link.ts';
+import type { RouteDeps } from '../../http/routes/deps.ts';
+import { loadAssets } from '../checkout/assets.ts';
+import { html, toDocument } from '../checkout/html.ts';
+import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
+import { applySecurityHeaders, randomToken } from '../checkout/security.ts';
+import { layout } from '../checkout/views/layout.ts';
+
+const en = messagesFor('en');
+
+/**
+ * The test-mode mailbox as a page: what Cobro wrote to this merchant's payers (kept when no
+ * SMTP server is configured), newest first. Reached by a signed link from
+ * GET /v1/test_helpers/mailbox_link or `cobro mailbox`; anything else is the same 404.
+ */
+export const mailboxPages: FastifyPluginAsync<RouteDeps & { publicUrl: string; smtpConfigured: boolean }> = async (
+  app,
+  deps,
+) => {
+  const assets = loadAssets();
+  const https = deps.publicUrl.startsWith('https:');
+  app.get<{ Params: { merchantId: string }; Querystring: { sig?: string } }>(
+    '/test-mailbox/:merchantId',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const nonce = randomToken();
+      applySecurityHeaders(reply, { nonce, https });
+      reply.header('content-type', 'text/html; charset=utf-8');
+      const { merchantId } = req.params;
+      const sig = typeof req.query.sig === 'string' ? req.query.sig : '';
+      const ctx = { messages: en, nonce, assets: { css: assets.css.path, js: assets.js.path }, testMode: true };
+      if (!/^[A-Za-z0-9]{22}$/.test(merchantId) || !deps.signer.verify(MAILBOX_LINK_PURPOSE, merchantId, sig)) {
+        return reply
+          .code(404)
+          .send(
+            toDocument(
+              layout(
+                ctx,
+                'Not found',
+                html`<section class="card" data-test="mailbox-notFound"><h1>Not found</h1><p>This mailbox link is not valid.</p></section>`,
+              ),
+            ),
+          );
+      }
+      const page = await deps.mailbox.list({ merchantId, mode: 'test', key: '' }, { limit: 100, cursor: null });
+      const items = page.data.map(
+        (m) => html`<article class="card" data-test="mail">
+<h2>${m.subject}</h2>
+<p class="hint">To ${m.to} · ${formatDateTime(m.createdAt, en)} · ${m.status}</p>
+<pre class="mail-body">${m.text}</pre>
+</article>`,
+      );
+      return reply.send(
+        toDocument(
+          layout(
+            ctx,
+            'Test mailbox',
+            html`<section class="card" data-test="mailbox"><h1>Test mailbox</h1>
+<p>Mails written to your payers in test mode, newest first. They are ${
+              deps.smtpConfigured
+                ? 'also sent through your SMTP server'
+                : 'kept here because no SMTP server is configured'
+            }.</p>
+${page.data.length === 0 ? html`<p data-test="mailbox-empty">No mail yet.</p>` : null}
+</section>
+${items}`,
+          ),
+        ),
+      );
+    },
+  );
+};
