@@ -90,7 +90,10 @@ describeBackends('credentials (R14)', (build) => {
         await cobro.services.merchants.revokeKey(revoked.apiKey);
         const attempts: Record<string, string>[] = [
           { 'x-api-key': 'ck_test_unknownunknownunknown', 'x-api-secret': merchant.apiSecret },
-          { 'x-api-key': merchant.apiKey, 'x-api-secret': `${merchant.apiSecret.slice(0, -1)}${merchant.apiSecret.endsWith('x') ? 'y' : 'x'}` },
+          {
+            'x-api-key': merchant.apiKey,
+            'x-api-secret': `${merchant.apiSecret.slice(0, -1)}${merchant.apiSecret.endsWith('x') ? 'y' : 'x'}`,
+          },
           { 'x-api-key': merchant.apiKey },
           revoked.authHeaders,
         ];
