@@ -73,6 +73,7 @@ const ALLOWED = [
   /^\/v1\//,
   /^\/checkout\//,
   /^\/subscriptions\//,
+  /^\/test-mailbox\//,
 ];
 
 function assertErrorAnswer(res: LightMyRequestResponse, what: string): void {
@@ -215,7 +216,7 @@ describeBackends('error model and route inventory (R13)', (build) => {
     });
 
     await t.test(
-      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout and /v1',
+      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout, /subscriptions, /test-mailbox and /v1',
       async () => {
         const { app } = await fresh();
         const routes = registeredRoutes(app);
