@@ -213,6 +213,18 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .execute();
   }
 
+  async hasDue(now: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', BigInt(now))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
     const isPostgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     let due = this.db

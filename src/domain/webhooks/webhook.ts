@@ -69,6 +69,8 @@ export interface WebhookRepository {
   insertSecretsIfAbsent(owner: string, secrets: SealedSecrets, at: number): Promise<void>;
 
   insertDelivery(d: WebhookDelivery): Promise<void>;
+  /** Whether any delivery is due (a cheap read, so an idle sender never opens a write transaction). */
+  hasDue(now: number): Promise<boolean>;
   /** Leases up to `limit` due deliveries for `leaseMs` (skip-locked on PostgreSQL); returns them. */
   claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]>;
   /** Extends the lease to `until` if `leaseToken` still holds it and the delivery is pending; false otherwise. */
