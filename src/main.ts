@@ -293,6 +293,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     webhooks,
     subscriptions,
     signer,
+    publicUrl: config.publicUrl,
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
     payerPortal: new PayerPortalService(
       uow,

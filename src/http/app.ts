@@ -231,11 +231,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   await app.register(checkoutPages, deps);
-  await app.register(mailboxPages, {
-    ...deps,
-    publicUrl: options.publicUrl,
-    smtpConfigured: options.smtpConfigured ?? false,
-  });
+  await app.register(mailboxPages, { ...deps, smtpConfigured: options.smtpConfigured ?? false });
   await app.register(subscriptionPages, deps);
 
   // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.

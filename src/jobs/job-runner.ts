@@ -19,11 +19,6 @@ export class JobRunner {
     this.timers.push(timer);
   }
 
-  /** Runs a job now (e.g. after a test clock moved), waiting for a run already in progress. */
-  async runNow(run: () => Promise<unknown>): Promise<void> {
-    await run();
-  }
-
   private async tick(job: Job): Promise<void> {
     if (this.stopped || this.running.has(job.name)) {
       return;

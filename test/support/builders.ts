@@ -17,38 +17,34 @@ export function subscriptionPlanBody(overrides: Record<string, unknown> = {}): R
   };
 }
 
-export async function createPreference(
+/** POSTs a creation and returns the created record; anything but 201 fails the test with the answer. */
+async function created(
   app: FastifyInstance,
   merchant: TestMerchant,
-  overrides: Record<string, unknown> = {},
+  url: string,
+  payload: Record<string, unknown>,
 ): Promise<Record<string, unknown> & { id: string }> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/checkout_preferences',
-    headers: merchant.authHeaders,
-    payload: paymentBody(overrides),
-  });
+  const res = await app.inject({ method: 'POST', url, headers: merchant.authHeaders, payload });
   if (res.statusCode !== 201) {
-    throw new Error(`createPreference failed: ${res.statusCode} ${res.body}`);
+    throw new Error(`POST ${url} failed: ${res.statusCode} ${res.body}`);
   }
   return res.json();
 }
 
-export async function createPaymentLink(
+export function createPreference(
   app: FastifyInstance,
   merchant: TestMerchant,
   overrides: Record<string, unknown> = {},
 ): Promise<Record<string, unknown> & { id: string }> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/payment_links',
-    headers: merchant.authHeaders,
-    payload: subscriptionPlanBody(overrides),
-  });
-  if (res.statusCode !== 201) {
-    throw new Error(`createPaymentLink failed: ${res.statusCode} ${res.body}`);
-  }
-  return res.json();
+  return created(app, merchant, '/v1/checkout_preferences', paymentBody(overrides));
+}
+
+export function createPaymentLink(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  overrides: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { id: string }> {
+  return created(app, merchant, '/v1/payment_links', subscriptionPlanBody(overrides));
 }
 
 /** Asserts the API's error body shape and returns it. */

@@ -49,13 +49,12 @@ export class TestHelperService {
     if (!pref) {
       throw notFound('checkout preference');
     }
+    const methods = await this.orders.eligibleFor(pref);
     let methodId = input.paymentMethodId ?? null;
     if (!methodId && !pref.selectedPaymentMethodId) {
-      const eligible = await this.orders.eligibleFor(pref);
-      methodId = eligible[0]?.id ?? null;
+      methodId = methods[0]?.id ?? null;
     }
     const outcome = input.outcome ?? 'APPROVED';
-    const methods = await this.orders.eligibleFor(pref);
     const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
     const order = await this.orders.start(pref.id, {
       paymentMethodId: methodId,

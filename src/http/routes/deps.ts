@@ -24,6 +24,8 @@ export type RouteDeps = {
   testHelpers: TestHelperService;
   webhooks: WebhookService;
   subscriptions: SubscriptionService;
+  /** PUBLIC_URL without a trailing slash: the base of every link given to payers. */
+  publicUrl: string;
   /** Signs the links sent to payers (their subscription page). */
   signer: LinkSigner;
   /** The payer's subscription page: see, cancel, change the card (signed links). */

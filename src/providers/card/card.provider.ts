@@ -108,7 +108,7 @@ export class CardProvider implements CardPaymentProvider {
         currency: input.charged.currency,
         idempotencyKey: input.idempotencyKey,
       });
-      this.expiries.set(result.chargeId, { expMonth: expiry.month, expYear: expiry.year });
+      this.rememberIfPending(result, expiry.month, expiry.year);
       return mapProcessorResult(result, tokenized.token, expiry.month, expiry.year);
     }
     const result = await processor.authorize({
@@ -120,8 +120,18 @@ export class CardProvider implements CardPaymentProvider {
       currency: input.charged.currency,
       idempotencyKey: input.idempotencyKey,
     });
-    this.expiries.set(result.chargeId, { expMonth: expiry.month, expYear: expiry.year });
+    this.rememberIfPending(result, expiry.month, expiry.year);
     return mapProcessorResult(result, null, expiry.month, expiry.year);
+  }
+
+  /**
+   * The expiry of a charge still pending, for the record when `sync` settles it. Only pending
+   * charges are remembered, and each is forgotten once settled, so the map stays small.
+   */
+  private rememberIfPending(result: ProcessorResult, expMonth: number, expYear: number): void {
+    if (result.status === 'pending') {
+      this.expiries.set(result.chargeId, { expMonth, expYear });
+    }
   }
 
   async sync(ref: string): Promise<CardChargeResult | null> {
@@ -131,6 +141,9 @@ export class CardProvider implements CardPaymentProvider {
       return null;
     }
     const exp = this.expiries.get(ref) ?? { expMonth: 0, expYear: 0 };
+    if (result.status !== 'pending') {
+      this.expiries.delete(ref);
+    }
     return mapProcessorResult(result, null, exp.expMonth, exp.expYear);
   }
 

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutPreference } from '../../domain/checkout-preferences/checkout-preference.ts';
 import { payerRedirectUrl } from '../../domain/payment-orders/payer-redirect.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
@@ -12,6 +12,7 @@ import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission
 import { formatAmount, methodName } from './format.ts';
 import type { SafeHtml } from './html.ts';
 import { toDocument } from './html.ts';
+import { registerHtmlErrorPages } from './html-errors.ts';
 import type { Messages } from './i18n.ts';
 import { messagesFor, negotiateLocale } from './i18n.ts';
 import { cardDescription } from './panels/card.ts';
@@ -39,8 +40,7 @@ const orderPath = (prefId: string, orderId: string) => `/checkout/${prefId}/orde
  * form parser, error handler and not-found handler (HTML) never leak into the JSON API.
  */
 export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  // RouteDeps carries no PUBLIC_URL; the preference service builds checkout_url from it, so read it back from there.
-  const publicBase = new URL(deps.preferences.checkoutUrl('x'));
+  const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(publicBase.origin, https);
   const assets = loadAssets();
@@ -124,16 +124,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         reply.code(303).header('location', location).send();
 
       // 2. Errors and unknown paths under /checkout answer with HTML pages, never the API's JSON.
-      scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-        const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-        if (status >= 500) {
-          // The error only (never the body: it may hold card data).
-          req.log.error({ err: error, reqId: req.id }, 'checkout page failed');
-          return sendState(req, reply, 500, 'error');
-        }
-        return sendState(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
-      });
-      scope.setNotFoundHandler((req, reply) => sendState(req, reply, 404, 'notFound'));
+      registerHtmlErrorPages(scope, 'checkout page', (req, reply, status, kind) => sendState(req, reply, status, kind));
 
       // 3. Our own stylesheet and script, under content-hashed names so they can be cached for good.
       // Pages are not part of the merchant API: kept out of the OpenAPI document.

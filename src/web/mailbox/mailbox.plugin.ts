@@ -14,10 +14,7 @@ const en = messagesFor('en');
  * SMTP server is configured), newest first. Reached by a signed link from
  * GET /v1/test_helpers/mailbox_link or `cobro mailbox`; anything else is the same 404.
  */
-export const mailboxPages: FastifyPluginAsync<RouteDeps & { publicUrl: string; smtpConfigured: boolean }> = async (
-  app,
-  deps,
-) => {
+export const mailboxPages: FastifyPluginAsync<RouteDeps & { smtpConfigured: boolean }> = async (app, deps) => {
   const assets = loadAssets();
   const https = deps.publicUrl.startsWith('https:');
   app.get<{ Params: { merchantId: string }; Querystring: { sig?: string } }>(

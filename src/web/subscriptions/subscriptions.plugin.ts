@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { CardField, CardProblem } from '../../domain/subscriptions/payer-portal.service.ts';
@@ -13,6 +13,7 @@ import { formField } from '../checkout/form-input.ts';
 import { formatAmount, methodName } from '../checkout/format.ts';
 import type { SafeHtml } from '../checkout/html.ts';
 import { toDocument } from '../checkout/html.ts';
+import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
 import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, randomToken } from '../checkout/security.ts';
 import type { CardForm, CardFormField, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
@@ -78,7 +79,7 @@ const pagePath = (id: string, signature: string, done: string | null = null): st
  * the same page as an unknown id.
  */
 export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  const publicBase = new URL(deps.preferences.checkoutUrl('x'));
+  const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(publicBase.origin, https, PREFIX);
   const assets = loadAssets();
@@ -120,16 +121,9 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
         reply.code(303).header('location', location).send();
 
       // 2. Errors and unknown paths answer with HTML pages, never the API's JSON.
-      scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-        const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-        if (status >= 500) {
-          // The error only, never the body: it may hold card data.
-          req.log.error({ err: error, reqId: req.id }, 'subscription page failed');
-          return sendState(req, reply, 500, 'error');
-        }
-        return sendState(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
-      });
-      scope.setNotFoundHandler((req, reply) => sendState(req, reply, 404, 'notFound'));
+      registerHtmlErrorPages(scope, 'subscription page', (req, reply, status, kind) =>
+        sendState(req, reply, status, kind),
+      );
 
       const hidden = { schema: { hide: true } };
 

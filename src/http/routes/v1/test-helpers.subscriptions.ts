@@ -41,10 +41,8 @@ const EmailResponse = Type.Object(
  */
 export const subscriptionTestHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { mailbox, payerPortal, signer, preferences },
+  { mailbox, payerPortal, signer, publicUrl },
 ) => {
-  // The public base, as the checkout URLs use it.
-  const publicUrl = preferences.checkoutUrl('x').replace(/\/checkout\/x$/, '');
   app.get(
     '/v1/test_helpers/emails',
     {

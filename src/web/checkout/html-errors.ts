@@ -1,0 +1,24 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/shared/errors.ts';
+
+export type ErrorPageKind = 'error' | 'notFound' | 'badRequest';
+
+/**
+ * Errors and unknown paths of a page plugin answer with its HTML pages, never the API's JSON.
+ * 5xx are logged with the error only, never the request body: a form may hold card data.
+ */
+export function registerHtmlErrorPages(
+  scope: FastifyInstance,
+  what: string,
+  send: (req: FastifyRequest, reply: FastifyReply, status: number, kind: ErrorPageKind) => FastifyReply,
+): void {
+  scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+    if (status >= 500) {
+      req.log.error({ err: error, reqId: req.id }, `${what} failed`);
+      return send(req, reply, 500, 'error');
+    }
+    return send(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
+  });
+  scope.setNotFoundHandler((req, reply) => send(req, reply, 404, 'notFound'));
+}
