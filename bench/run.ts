@@ -40,7 +40,7 @@ const PAYMENT_BODY = JSON.stringify({
   title: 'Bench tea for two',
 });
 
-type Backend = 'bare' | 'sqlite' | 'postgres';
+type Backend = 'bare' | 'calibration' | 'sqlite' | 'postgres';
 
 type Measurement = {
   target: string;
@@ -491,15 +491,18 @@ async function benchPaymentsAndWebhooks(server: Server): Promise<Measurement[]> 
 const hangRatio = { value: null as number | null };
 
 /** The ceiling: measured at the start and again at the end, so drift during the run shows. */
-async function benchBare(target: string): Promise<Measurement> {
-  const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, null);
+async function benchBare(target: string, workUs = 0): Promise<Measurement> {
+  const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], { WORK_US: String(workUs) }, null);
   try {
     await waitReady(bare, '/');
-    return await measure(target, 'bare', bare, { url: bare.url });
+    return await measure(target, workUs > 0 ? 'calibration' : 'bare', bare, { url: bare.url });
   } finally {
     await stopServer(bare);
   }
 }
+
+/** Per-request CPU work of the calibration rows, in µs. */
+const CALIBRATION_WORK_US = [25, 50];
 
 function pgAvailable(): boolean {
   if (process.env.BENCH_PG === '0') {
@@ -599,6 +602,9 @@ async function main(): Promise<void> {
         `servers on ${TASKSET ? 'CPU 0' : 'any CPU (no taskset)'}, load generator on ${pinned ? 'CPU 1' : 'any CPU'}\n`,
     );
     results.push(await benchBare('GET / (fixed JSON), first'));
+    for (const workUs of CALIBRATION_WORK_US) {
+      results.push(await benchBare(`GET / after ${workUs} µs of CPU work`, workUs));
+    }
     results.push(...(await benchCobro('sqlite', `sqlite:${join(dir, 'cobro.db')}`, dir)));
     if (pgAvailable()) {
       results.push(...(await withPgDatabase((url) => benchCobro('postgres', url, dir))));
@@ -644,6 +650,11 @@ async function main(): Promise<void> {
       (hangRatio.value === null
         ? ''
         : `Create throughput while a receiver hangs on every delivery / create throughput on the same database with idle receivers (measured just before): **${hangRatio.value.toFixed(2)}** (goal ≥ 0.80: ${hangRatio.value >= 0.8 ? '✅ pass' : '❌ FAIL'}).`),
+    '',
+    `The calibration rows run the bare server again, kept busy for ${CALIBRATION_WORK_US.join(' or ')} µs of CPU before each answer: ` +
+      'what a server reaches under this load when it does a known amount of work per request. With the server on one ' +
+      'core and the load generator on the other, a server slower than its client also pays, in its socket writes, for ' +
+      'waking the client on every answer, so the ratio falls faster than the added work alone would explain.',
     '',
     '## Reference figures (quoted from shared/TOOLCHAIN.md, measured separately, not in this run)',
     '',

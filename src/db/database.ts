@@ -46,17 +46,50 @@ export async function openDatabase(options: OpenOptions): Promise<OpenDatabase> 
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${options.url.split(':')[0]}:`);
 }
 
+/** What Kysely's SQLite driver calls on a statement. */
+type DriverStatement = Pick<SqliteDatabase.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+/**
+ * A reading statement that returns rows as arrays (better-sqlite3's raw mode) and makes the
+ * row objects here. better-sqlite3 sets an object's properties one by one from C++; building
+ * it in JavaScript, always in the same column order, lets V8 reuse one object shape, and
+ * took about a third off reading a preference by id.
+ */
+function objectRows(stmt: SqliteDatabase.Statement): DriverStatement {
+  const names = stmt.columns().map((c) => c.name);
+  const rows = stmt.raw(true);
+  const toObject = (values: unknown[]): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      row[names[i] as string] = values[i];
+    }
+    return row;
+  };
+  return {
+    reader: true,
+    all: ((...params: unknown[]) =>
+      (rows.all(...params) as unknown[][]).map(toObject)) as SqliteDatabase.Statement['all'],
+    run: ((...params: unknown[]) => rows.run(...params)) as SqliteDatabase.Statement['run'],
+    iterate: function* (...params: unknown[]) {
+      for (const values of rows.iterate(...params) as IterableIterator<unknown[]>) {
+        yield toObject(values);
+      }
+    } as SqliteDatabase.Statement['iterate'],
+  };
+}
+
 /**
  * better-sqlite3 prepares a statement per call through Kysely; caching them by SQL text
  * saves that work on every request (statements are reused, never iterated concurrently).
  */
 function cachingConnection(raw: SqliteDatabase.Database) {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+  const statements = new Map<string, DriverStatement>();
   return {
-    prepare(text: string) {
+    prepare(text: string): DriverStatement {
       let stmt = statements.get(text);
       if (!stmt) {
-        stmt = raw.prepare(text);
+        const prepared = raw.prepare(text);
+        stmt = prepared.reader ? objectRows(prepared) : prepared;
         if (statements.size < 500) {
           statements.set(text, stmt);
         }

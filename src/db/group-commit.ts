@@ -25,10 +25,25 @@ export class GroupCommitWriter {
   private scheduled = false;
   private running: Promise<void> | null = null;
 
+  // Prepared once: exec() compiles its SQL on every call, and each unit runs two of these.
+  private readonly sql: Record<
+    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
+    SqliteDatabase.Statement
+  >;
+
   constructor(
     private readonly raw: SqliteDatabase.Database,
     private readonly repos: Repositories,
-  ) {}
+  ) {
+    this.sql = {
+      begin: raw.prepare('BEGIN IMMEDIATE'),
+      savepoint: raw.prepare('SAVEPOINT unit'),
+      release: raw.prepare('RELEASE unit'),
+      rollbackTo: raw.prepare('ROLLBACK TO unit'),
+      commit: raw.prepare('COMMIT'),
+      rollback: raw.prepare('ROLLBACK'),
+    };
+  }
 
   run<T>(fn: (repos: Repositories) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -73,7 +88,7 @@ export class GroupCommitWriter {
     }
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
-      this.raw.exec('BEGIN IMMEDIATE');
+      this.sql.begin.run();
     } catch (error) {
       for (const unit of batch) {
         unit.reject(error);
@@ -81,16 +96,16 @@ export class GroupCommitWriter {
       return;
     }
     for (const unit of batch) {
-      this.raw.exec('SAVEPOINT unit');
+      this.sql.savepoint.run();
       try {
         const value = await unit.fn(this.repos);
-        this.raw.exec('RELEASE unit');
+        this.sql.release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
         // Some errors (disk full, I/O) end the whole transaction; the others roll back this unit only.
         if (this.raw.inTransaction) {
-          this.raw.exec('ROLLBACK TO unit');
-          this.raw.exec('RELEASE unit');
+          this.sql.rollbackTo.run();
+          this.sql.release.run();
         }
         outcomes.push({ ok: false, value: error });
       }
@@ -99,10 +114,10 @@ export class GroupCommitWriter {
       if (!this.raw.inTransaction) {
         throw new Error('the group transaction was aborted by SQLite');
       }
-      this.raw.exec('COMMIT');
+      this.sql.commit.run();
     } catch (error) {
       if (this.raw.inTransaction) {
-        this.raw.exec('ROLLBACK');
+        this.sql.rollback.run();
       }
       // Nothing of this batch is durable: every unit fails, including those that had succeeded.
       for (const unit of batch) {

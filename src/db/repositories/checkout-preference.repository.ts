@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type {
   CheckoutPreference,
   CheckoutPreferenceRepository,
@@ -13,6 +13,43 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
 import { afterCursor } from './page.ts';
+import { PreparedQuery } from './prepared.ts';
+
+// The two statements every integration runs most, compiled once (see prepared.ts).
+const BY_ID = new PreparedQuery<{ id: string }, CheckoutPreferencesTable>((db, $) =>
+  db.selectFrom('checkout_preferences').selectAll().where('id', '=', $('id')),
+);
+
+const INSERT = new PreparedQuery<Insertable<CheckoutPreferencesTable>>((db, $) =>
+  db.insertInto('checkout_preferences').values({
+    id: $('id'),
+    merchant_id: $('merchant_id'),
+    mode: $('mode'),
+    type: $('type'),
+    status: $('status'),
+    amount_minor: $('amount_minor'),
+    currency: $('currency'),
+    title: $('title'),
+    origin: $('origin'),
+    origin_id: $('origin_id'),
+    external_id: $('external_id'),
+    payment_link_id: $('payment_link_id'),
+    payment_link_version: $('payment_link_version'),
+    payer_email: $('payer_email'),
+    payer_first_name: $('payer_first_name'),
+    payer_last_name: $('payer_last_name'),
+    payer_phone_number: $('payer_phone_number'),
+    payment_method_types: $('payment_method_types'),
+    selected_payment_method_id: $('selected_payment_method_id'),
+    status_changes_webhook: $('status_changes_webhook'),
+    success_payment_redirect: $('success_payment_redirect'),
+    error_payment_redirect: $('error_payment_redirect'),
+    expires_at: $('expires_at'),
+    created_at: $('created_at'),
+    updated_at: $('updated_at'),
+    payment_order_id: $('payment_order_id'),
+  }),
+);
 
 function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
   return {
@@ -54,43 +91,40 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(p: CheckoutPreference): Promise<void> {
-    await this.db
-      .insertInto('checkout_preferences')
-      .values({
-        id: p.id,
-        merchant_id: p.merchantId,
-        mode: p.mode,
-        type: p.type,
-        status: p.status,
-        amount_minor: p.amountMinor,
-        currency: p.currency,
-        title: p.title,
-        origin: p.origin,
-        origin_id: p.originId,
-        external_id: p.externalId,
-        payment_link_id: p.paymentLinkId,
-        payment_link_version: p.paymentLinkVersion === null ? null : BigInt(p.paymentLinkVersion),
-        payer_email: p.payer.email,
-        payer_first_name: p.payer.firstName,
-        payer_last_name: p.payer.lastName,
-        payer_phone_number: p.payer.phoneNumber,
-        payment_method_types: p.paymentMethodTypes === null ? null : JSON.stringify(p.paymentMethodTypes),
-        selected_payment_method_id: p.selectedPaymentMethodId,
-        status_changes_webhook: p.customUrls.statusChangesWebhook,
-        success_payment_redirect: p.customUrls.successPaymentRedirect,
-        error_payment_redirect: p.customUrls.errorPaymentRedirect,
-        expires_at: BigInt(p.expiresAt),
-        created_at: BigInt(p.createdAt),
-        updated_at: BigInt(p.updatedAt),
-        payment_order_id: p.paymentOrderId,
-      })
-      .execute();
+    await INSERT.execute(this.db, {
+      id: p.id,
+      merchant_id: p.merchantId,
+      mode: p.mode,
+      type: p.type,
+      status: p.status,
+      amount_minor: p.amountMinor,
+      currency: p.currency,
+      title: p.title,
+      origin: p.origin,
+      origin_id: p.originId,
+      external_id: p.externalId,
+      payment_link_id: p.paymentLinkId,
+      payment_link_version: p.paymentLinkVersion === null ? null : BigInt(p.paymentLinkVersion),
+      payer_email: p.payer.email,
+      payer_first_name: p.payer.firstName,
+      payer_last_name: p.payer.lastName,
+      payer_phone_number: p.payer.phoneNumber,
+      payment_method_types: p.paymentMethodTypes === null ? null : JSON.stringify(p.paymentMethodTypes),
+      selected_payment_method_id: p.selectedPaymentMethodId,
+      status_changes_webhook: p.customUrls.statusChangesWebhook,
+      success_payment_redirect: p.customUrls.successPaymentRedirect,
+      error_payment_redirect: p.customUrls.errorPaymentRedirect,
+      expires_at: BigInt(p.expiresAt),
+      created_at: BigInt(p.createdAt),
+      updated_at: BigInt(p.updatedAt),
+      payment_order_id: p.paymentOrderId,
+    });
   }
 
   async get(merchantId: string, mode: Mode, id: string): Promise<CheckoutPreference | undefined> {
     // By primary key alone, owner checked here: with the owner in the WHERE clause PostgreSQL may
     // pick a composite index on stale statistics and scan all of a merchant's rows.
-    const row = await this.db.selectFrom('checkout_preferences').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await BY_ID.first(this.db, { id });
     return row && row.merchant_id === merchantId && row.mode === mode ? toPreference(row) : undefined;
   }
 
@@ -137,7 +171,7 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async getById(id: string): Promise<CheckoutPreference | undefined> {
-    const row = await this.db.selectFrom('checkout_preferences').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await BY_ID.first(this.db, { id });
     return row ? toPreference(row) : undefined;
   }
 

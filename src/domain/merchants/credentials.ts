@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomAlphanumeric } from '../shared/ids.ts';
 import type { Mode } from './merchant.ts';
 
@@ -12,7 +12,8 @@ export function newKeyPair(mode: Mode): { apiKey: string; apiSecret: string } {
 }
 
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  // The one-shot form: no Hash object per request (every authenticated request digests its secret).
+  return hash('sha256', secret, 'buffer');
 }
 
 /** Constant-time comparison of the presented secret's digest with the stored digest (equal lengths by construction). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
 import type { Caller } from '../../domain/merchants/merchant.ts';
 import { AppError } from '../../domain/shared/errors.ts';
@@ -44,10 +44,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
   };
 
   app.decorateRequest('idempotency', undefined);
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST') {
-      return;
-    }
+  const claimKey: preHandlerAsyncHookHandler = async (req, reply) => {
     const raw = req.headers['idempotency-key'];
     if (raw === undefined) {
       return;
@@ -81,9 +78,22 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     // No release on a dropped connection: the handler may still be creating the object, and
     // freeing its key then would let a retry create a second one. A claim that is never
     // settled (the process died) lapses with its lock.
-  });
-  app.addHook('onSend', async (req, reply, payload) => {
+  };
+  const settleAnswer: onSendAsyncHookHandler = async (req, reply, payload) => {
     await settle(req, reply.statusCode, payload);
     return payload;
+  };
+  // Attached to POST routes only: reads pay nothing for a header they never honour.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) {
+      return;
+    }
+    route.preHandler = [claimKey, ...asList(route.preHandler)];
+    route.onSend = [...asList(route.onSend), settleAnswer];
   });
+}
+
+function asList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

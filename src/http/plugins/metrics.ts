@@ -1,8 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+type Series = { requests: Counter.Internal; duration: Histogram.Internal<string> };
+
+/** How many (method, route, status) series are remembered; routes are patterns, so few exist. */
+const MAX_SERIES = 2_000;
+
+export type HttpMetrics = {
+  registry: Registry;
+  /** Counts one answered request; called from the app's single onResponse hook. */
+  observe(req: FastifyRequest, reply: FastifyReply): void;
+};
+
 /** Prometheus metrics: requests by route and status, and their latency. Routes are patterns, never raw paths. */
-export function registerMetrics(app: FastifyInstance): Registry {
+export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -18,14 +29,25 @@ export function registerMetrics(app: FastifyInstance): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (req, reply) => {
-    const labels = {
-      method: req.method,
-      route: req.routeOptions.url ?? 'unmatched',
-      status_code: String(reply.statusCode),
-    };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-  });
-  return registry;
+  // prom-client hashes the label set on every call; the series of a route and status are
+  // looked up once and kept, which took the metrics off the request profile.
+  const series = new Map<string, Series>();
+  return {
+    registry,
+    observe(req, reply) {
+      const route = req.routeOptions.url ?? 'unmatched';
+      const status = String(reply.statusCode);
+      const key = `${req.method} ${status} ${route}`;
+      let s = series.get(key);
+      if (!s) {
+        const labels = { method: req.method, route, status_code: status };
+        s = { requests: requests.labels(labels), duration: duration.labels(labels) };
+        if (series.size < MAX_SERIES) {
+          series.set(key, s);
+        }
+      }
+      s.requests.inc();
+      s.duration.observe(reply.elapsedTime / 1000);
+    },
+  };
 }

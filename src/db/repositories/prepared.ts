@@ -1,0 +1,62 @@
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Database } from '../schema.ts';
+
+/** Stands for the named argument while the query is built; replaced by its value on every run. */
+type Param<Args> = <K extends keyof Args & string>(name: K) => Args[K];
+
+const MARK = '\u0000cobro-param:';
+
+type Template<Row> = { compiled: CompiledQuery<Row>; slots: (string | null)[] };
+
+/**
+ * A query built and compiled once per SQL dialect, then run with new argument values.
+ *
+ * Kysely builds an immutable operation tree and compiles it to SQL on every call; on a
+ * primary-key read that costs more than SQLite's own work, so the statements every merchant
+ * integration runs most (create and read a preference) skip it. The builder runs once with
+ * placeholders (`$('id')`) where the arguments go; the compiled parameters that hold a
+ * placeholder are replaced by the argument of that name on each run, and constants written
+ * into the builder stay as compiled. The SQL text never changes, so the statement caches
+ * (better-sqlite3's, PostgreSQL's) do their work too.
+ *
+ * Only for queries of fixed shape: a builder that branches on an argument, or expands a list,
+ * would be frozen in the shape of its first run.
+ */
+export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
+  // Keyed by the dialect's adapter class: a transaction's Kysely instance compiles the same SQL.
+  private readonly templates = new Map<unknown, Template<Row>>();
+
+  constructor(private readonly build: (db: Kysely<Database>, $: Param<Args>) => Compilable<Row>) {}
+
+  execute(db: Kysely<Database>, args: Args): Promise<QueryResult<Row>> {
+    const template = this.templates.get(db.getExecutor().adapter.constructor) ?? this.compile(db, args);
+    const compiled = template.compiled.parameters;
+    const parameters = new Array<unknown>(compiled.length);
+    for (let i = 0; i < compiled.length; i++) {
+      const slot = template.slots[i];
+      parameters[i] = slot === null || slot === undefined ? compiled[i] : args[slot];
+    }
+    return db.executeQuery<Row>({ ...template.compiled, parameters });
+  }
+
+  async first(db: Kysely<Database>, args: Args): Promise<Row | undefined> {
+    return (await this.execute(db, args)).rows[0];
+  }
+
+  private compile(db: Kysely<Database>, args: Args): Template<Row> {
+    const mark = ((name: string) => `${MARK}${name}`) as Param<Args>;
+    const compiled = this.build(db, mark).compile();
+    const slots = compiled.parameters.map((value) =>
+      typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null,
+    );
+    // An argument the builder forgot would silently never reach the database.
+    for (const name of Object.keys(args)) {
+      if (!slots.includes(name)) {
+        throw new Error(`prepared query: argument ${name} is not used in ${compiled.sql}`);
+      }
+    }
+    const template = { compiled, slots };
+    this.templates.set(db.getExecutor().adapter.constructor, template);
+    return template;
+  }
+}
