@@ -213,6 +213,17 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
       .execute();
   }
 
+  async anyDue(horizon: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('checkout_preferences')
+      .select('id')
+      .where('status', '=', 'OPEN')
+      .where('expires_at', '<=', BigInt(horizon))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async expireDue(
     now: number,
     scope: { mode: Mode; merchantId?: string; excludeMerchants?: string[] },

@@ -76,6 +76,8 @@ export interface CheckoutPreferenceRepository {
   /** OPEN → PAID, compare-and-set; false when it was not OPEN. */
   markPaid(id: string, orderId: string, at: number): Promise<boolean>;
   setLatestOrder(id: string, orderId: string, at: number): Promise<void>;
+  /** Whether any OPEN preference expires at or before `horizon` (a read, for the expiry job's idle ticks). */
+  anyDue(horizon: number): Promise<boolean>;
   /** Persists EXPIRED on OPEN preferences past their time; returns how many. */
   expireDue(
     now: number,

@@ -710,6 +710,10 @@ export class PaymentOrderService {
         }
       }
     }
+    // Most ticks find nothing: asking first spares them the write lock (SQLite) or a BEGIN/COMMIT (PostgreSQL).
+    if (!(await this.uow.read.preferences.anyDue(horizon))) {
+      return count;
+    }
     const moved = advanced.map((a) => a.merchantId);
     await this.uow.transaction(async (repos) => {
       await repos.preferences.expireDue(base, { mode: 'live' }, 1000);
