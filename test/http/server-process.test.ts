@@ -66,10 +66,7 @@ test('a quiet server writes its request log line within seconds, and stops clean
       .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; path?: string; status?: number })
       .find((line) => line.msg === 'request' && line.reqId === 'quiet-health-check');
   await until('the request log line', () => requestLine() !== undefined, 3_000);
-  assert.deepEqual(
-    { path: requestLine()?.path, status: requestLine()?.status },
-    { path: '/health', status: 200 },
-  );
+  assert.deepEqual({ path: requestLine()?.path, status: requestLine()?.status }, { path: '/health', status: 200 });
 
   child.kill('SIGTERM');
   assert.equal(await exit, 0);
