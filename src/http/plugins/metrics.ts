@@ -30,7 +30,7 @@ export function createHttpMetrics(): HttpMetrics {
     registers: [registry],
   });
   // prom-client hashes the label set on every call; the series of a route and status are
-  // looked up once and kept, which took the metrics off the request profile.
+  // looked up once and kept.
   const series = new Map<string, Series>();
   return {
     registry,
