@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
 import { GroupCommitWriter } from './group-commit.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { makeRepositories } from './repositories/index.ts';
+import { runDirectlyOnSqlite } from './repositories/prepared.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -124,12 +125,16 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
   // One connection writes (and batches commits), the other reads committed data only (WAL).
   const writerRaw = openSqliteConnection(path, synchronous);
   const readerRaw = openSqliteConnection(path, synchronous);
+  const writerConnection = cachingConnection(writerRaw);
+  const readerConnection = cachingConnection(readerRaw);
   const writerDb = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachingConnection(writerRaw) as unknown as SqliteDatabase.Database }),
+    dialect: new SqliteDialect({ database: writerConnection as unknown as SqliteDatabase.Database }),
   });
   const readerDb = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachingConnection(readerRaw) as unknown as SqliteDatabase.Database }),
+    dialect: new SqliteDialect({ database: readerConnection as unknown as SqliteDatabase.Database }),
   });
+  runDirectlyOnSqlite(writerDb, writerConnection);
+  runDirectlyOnSqlite(readerDb, readerConnection);
   const writer = new GroupCommitWriter(writerRaw, makeRepositories(writerDb));
   const read = makeRepositories(readerDb);
   return {

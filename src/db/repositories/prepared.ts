@@ -6,6 +6,26 @@ type Param<Args> = <K extends keyof Args & string>(name: K) => Args[K];
 
 const MARK = '\u0000cobro-param:';
 
+/** What runs a compiled statement on a SQLite connection without Kysely's executor in between. */
+export type DirectSqlite = {
+  prepare(sql: string): {
+    reader: boolean;
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): { changes: number | bigint };
+  };
+};
+
+const direct = new WeakMap<Kysely<Database>, DirectSqlite>();
+
+/**
+ * Lets prepared queries on this SQLite Kysely instance call the connection directly. Only for
+ * a connection no Kysely transaction ever runs on (the reader, and the group-commit writer,
+ * which orders its units itself), since that is what the executor's connection lock is for.
+ */
+export function runDirectlyOnSqlite(db: Kysely<Database>, connection: DirectSqlite): void {
+  direct.set(db, connection);
+}
+
 type Template<Row> = { compiled: CompiledQuery<Row>; slots: (string | null)[] };
 
 /**
@@ -35,6 +55,15 @@ export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
     for (let i = 0; i < compiled.length; i++) {
       const slot = template.slots[i];
       parameters[i] = slot === null || slot === undefined ? compiled[i] : args[slot];
+    }
+    const connection = direct.get(db);
+    if (connection) {
+      // Same answers as Kysely's SQLite driver gives, without its connection lock and promise chain.
+      const stmt = connection.prepare(template.compiled.sql);
+      if (stmt.reader) {
+        return Promise.resolve({ rows: stmt.all(parameters) as Row[] });
+      }
+      return Promise.resolve({ rows: [], numAffectedRows: BigInt(stmt.run(parameters).changes) });
     }
     return db.executeQuery<Row>({ ...template.compiled, parameters });
   }
