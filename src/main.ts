@@ -305,6 +305,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     webhooks,
     subscriptions,
     signer,
+    // A separate key per purpose, each derived from the one secret, so no token can stand for another.
+    csrfKey: createHash('sha256').update('cobro checkout csrf').update(secretsKey).digest(),
     publicUrl: config.publicUrl,
     idempotency: new IdempotencyService(uow, clockFor, config.idempotencyRetentionHours * 3_600_000),
     payerPortal: new PayerPortalService(

@@ -631,6 +631,22 @@ describe('checkout pages: CSRF', () => {
     assert.equal((await app.inject({ url: `${orderUrl}/status` })).json().status, 'OPENED');
   });
 
+  test('a form opened before a restart is still accepted after it (the token key survives)', async (t) => {
+    const before = await buildTestApp(t, 'sqlite');
+    const pref = await createPreference(before.app, before.merchant);
+    const { session } = await open(before.app, `/checkout/${pref.id}`);
+    await before.cobro.close();
+    // A new process on the same database and SECRETS_KEY: a restart, or another instance.
+    const after = await buildTestApp(t, 'sqlite', { databaseUrl: before.config.databaseUrl });
+    const res = await post(after.app, `/checkout/${pref.id}`, session, cardFields);
+    assert.equal(res.statusCode, 303, res.body);
+    const read = await after.app.inject({
+      url: `/v1/checkout_preferences/${pref.id}`,
+      headers: before.merchant.authHeaders,
+    });
+    assert.equal(read.json().status, 'PAID');
+  });
+
   test('with an https PUBLIC_URL the cookie is Secure and HSTS is sent', async (t) => {
     const { app, merchant } = await buildTestApp(t, 'sqlite', { env: { PUBLIC_URL: 'https://pay.example.com' } });
     const pref = await createPreference(app, merchant);

@@ -28,6 +28,8 @@ export type RouteDeps = {
   publicUrl: string;
   /** Signs the links sent to payers (their subscription page). */
   signer: LinkSigner;
+  /** Keys the CSRF tokens of the payer pages' forms (derived from the secrets key, so forms survive restarts). */
+  csrfKey: Buffer;
   /** The payer's subscription page: see, cancel, change the card (signed links). */
   payerPortal: PayerPortalService;
   /** Test mode: the mails written to this merchant's payers. */

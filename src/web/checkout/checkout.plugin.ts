@@ -42,7 +42,7 @@ const orderPath = (prefId: string, orderId: string) => `/checkout/${prefId}/orde
 export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
-  const csrf = new CsrfGuard(publicBase.origin, https);
+  const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https);
   const assets = loadAssets();
   const nonces = new WeakMap<FastifyRequest, string>();
 

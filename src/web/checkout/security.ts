@@ -94,13 +94,13 @@ function readCookie(header: string | undefined, name: string): string | null {
  * CSRF protection for the checkout's form posts (double submit, signed): each browser gets a
  * random HttpOnly cookie; each form carries HMAC(key, preference id, cookie). A page from
  * another site can neither read the cookie nor compute the token, and a token taken from one
- * checkout is useless on another. The key lives in memory: a restart invalidates open forms,
- * which then ask the payer to reload (no payment is lost, none can be made twice).
+ * checkout is useless on another. The key is derived from the service's secrets key, so a
+ * form stays valid across a restart and on every instance that shares SECRETS_KEY.
  */
 export class CsrfGuard {
-  private readonly key = randomBytes(32);
-
   constructor(
+    /** HMAC key for the form tokens (32 bytes). */
+    private readonly key: Buffer,
     /** Origin of PUBLIC_URL, e.g. `https://pay.example.com`. */
     private readonly publicOrigin: string,
     private readonly secureCookie: boolean,

@@ -81,7 +81,7 @@ const pagePath = (id: string, signature: string, done: string | null = null): st
 export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
-  const csrf = new CsrfGuard(publicBase.origin, https, PREFIX);
+  const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https, PREFIX);
   const assets = loadAssets();
   const nonces = new WeakMap<FastifyRequest, string>();
 
