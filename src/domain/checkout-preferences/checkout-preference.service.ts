@@ -1,6 +1,6 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Caller } from '../merchants/merchant.ts';
-import { eligibleMethods, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import { hasEligibleMethod, ineligibilityReason } from '../payment-methods/eligibility.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
 import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
 import { parseBoundedAmount } from '../shared/amount-rules.ts';
@@ -180,7 +180,7 @@ export class CheckoutPreferenceService {
         if (reason) {
           messages.push(`selected_payment_method_id: the payment method ${reason}`);
         }
-      } else if (eligibleMethods(all, query, this.currencies).length === 0) {
+      } else if (!hasEligibleMethod(all, query, this.currencies)) {
         // Messages start with the field to change: the types, else what fixes the amount.
         const field = types ? 'payment_method_types' : input.type === 'SUBSCRIPTION' ? 'payment_link_id' : 'amount';
         messages.push(
