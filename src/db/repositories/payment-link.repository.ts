@@ -13,11 +13,9 @@ import type {
 import type { Database, PaymentLinksTable, PaymentLinkVersionsTable } from '../schema.ts';
 import { afterCursor } from './page.ts';
 
-function toPaymentLink(row: PaymentLinksTable): PaymentLink {
+/** The plan terms, stored the same way on a link and on each of its versions. */
+function termsOf(row: PaymentLinksTable | PaymentLinkVersionsTable): PlanTerms {
   return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    mode: row.mode as Mode,
     title: row.title,
     amountMinor: BigInt(row.amount_minor),
     currency: row.currency,
@@ -26,6 +24,15 @@ function toPaymentLink(row: PaymentLinksTable): PaymentLink {
     trialIntervalType: row.trial_interval_type as IntervalType | null,
     trialIntervalCount: Number(row.trial_interval_count),
     signupFeeMinor: BigInt(row.signup_fee_minor),
+  };
+}
+
+function toPaymentLink(row: PaymentLinksTable): PaymentLink {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    ...termsOf(row),
     externalId: row.external_id,
     status: row.status as PaymentLinkStatus,
     version: Number(row.version),
@@ -38,14 +45,7 @@ function toVersion(row: PaymentLinkVersionsTable): PaymentLinkVersion {
   return {
     paymentLinkId: row.payment_link_id,
     version: Number(row.version),
-    title: row.title,
-    amountMinor: BigInt(row.amount_minor),
-    currency: row.currency,
-    intervalType: row.interval_type as IntervalType,
-    intervalCount: row.interval_count === null ? null : Number(row.interval_count),
-    trialIntervalType: row.trial_interval_type as IntervalType | null,
-    trialIntervalCount: Number(row.trial_interval_count),
-    signupFeeMinor: BigInt(row.signup_fee_minor),
+    ...termsOf(row),
     createdAt: Number(row.created_at),
     supersededAt: Number(row.superseded_at),
   };

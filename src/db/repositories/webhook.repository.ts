@@ -6,6 +6,7 @@ import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type {
+  DeliveryProgress,
   DeliveryStatus,
   EventQueryRepository,
   SealedSecrets,
@@ -278,17 +279,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .execute();
   }
 
-  async finishAttempt(
-    id: string,
-    c: {
-      status: DeliveryStatus;
-      attempts: number;
-      nextAttemptAt: number;
-      lastStatusCode: number | null;
-      lastError: string | null;
-    },
-    at: number,
-  ): Promise<void> {
+  async finishAttempt(id: string, c: DeliveryProgress, at: number): Promise<void> {
     await this.db
       .updateTable('webhook_deliveries')
       .set({

@@ -761,60 +761,45 @@ export class PaymentOrderService {
   }
 }
 
+/** What a new order takes from its caller; every other member starts the same for all orders. */
+type OpenedOrderInput = Pick<
+  PaymentOrder,
+  | 'id'
+  | 'merchantId'
+  | 'mode'
+  | 'checkoutPreferenceId'
+  | 'recurrentPaymentId'
+  | 'amountMinor'
+  | 'currency'
+  | 'chargedAmountMinor'
+  | 'chargedCurrency'
+  | 'title'
+  | 'origin'
+  | 'externalId'
+  | 'payer'
+  | 'instructions'
+  | 'providerRef'
+  | 'expiresAt'
+  | 'periodIndex'
+  | 'periodAttempt'
+> & { method: PaymentMethod; now: number };
+
 /** A new OPENED order: the one place the order record's initial values are spelled out. */
-function newOpenedOrder(o: {
-  id: string;
-  merchantId: string;
-  mode: Mode;
-  checkoutPreferenceId: string | null;
-  recurrentPaymentId: string | null;
-  amountMinor: bigint;
-  currency: string;
-  chargedAmountMinor: bigint;
-  chargedCurrency: string;
-  title: string;
-  origin: string;
-  externalId: string | null;
-  method: PaymentMethod;
-  payer: PaymentOrder['payer'];
-  instructions: PaymentOrder['instructions'];
-  providerRef: string | null;
-  expiresAt: number;
-  now: number;
-  periodIndex: number | null;
-  periodAttempt: number | null;
-}): PaymentOrder {
+function newOpenedOrder({ method, now, ...given }: OpenedOrderInput): PaymentOrder {
   return {
-    id: o.id,
-    merchantId: o.merchantId,
-    mode: o.mode,
-    checkoutPreferenceId: o.checkoutPreferenceId,
-    recurrentPaymentId: o.recurrentPaymentId,
-    amountMinor: o.amountMinor,
-    currency: o.currency,
-    chargedAmountMinor: o.chargedAmountMinor,
-    chargedCurrency: o.chargedCurrency,
+    ...given,
+    paymentMethodId: method.id,
+    paymentMethodType: method.type,
     receivedAmountMinor: null,
     status: 'OPENED',
     anomaly: 'NONE',
-    title: o.title,
-    origin: o.origin,
-    externalId: o.externalId,
-    paymentMethodId: o.method.id,
-    paymentMethodType: o.method.type,
-    payer: o.payer,
-    instructions: o.instructions,
-    providerRef: o.providerRef,
     failureCode: null,
     failureMessage: null,
     sequence: 1,
-    expiresAt: o.expiresAt,
-    createdAt: o.now,
-    updatedAt: o.now,
+    createdAt: now,
+    updatedAt: now,
     expiredAt: null,
     closedAt: null,
     refundedAt: null,
-    periodIndex: o.periodIndex,
-    periodAttempt: o.periodAttempt,
   };
 }

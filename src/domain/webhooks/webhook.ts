@@ -54,6 +54,15 @@ export type WebhookAttempt = {
 
 export type SealedSecrets = { secret: string; previousSecret: string | null; previousExpiresAt: number | null };
 
+/** Where a delivery stands after an attempt. */
+export type DeliveryProgress = {
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+};
+
 export interface WebhookRepository {
   insertEndpoint(e: WebhookEndpoint): Promise<void>;
   getEndpoint(merchantId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined>;
@@ -76,17 +85,7 @@ export interface WebhookRepository {
   /** Extends the lease to `until` if `leaseToken` still holds it and the delivery is pending; false otherwise. */
   renewLease(id: string, leaseToken: string, until: number): Promise<boolean>;
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
-  finishAttempt(
-    id: string,
-    changes: {
-      status: DeliveryStatus;
-      attempts: number;
-      nextAttemptAt: number;
-      lastStatusCode: number | null;
-      lastError: string | null;
-    },
-    at: number,
-  ): Promise<void>;
+  finishAttempt(id: string, changes: DeliveryProgress, at: number): Promise<void>;
   cancelPendingForEndpoint(endpointId: string, at: number): Promise<void>;
   deliveriesForEvent(eventId: string): Promise<WebhookDelivery[]>;
   attemptsForEvent(eventId: string): Promise<WebhookAttempt[]>;

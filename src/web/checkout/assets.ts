@@ -10,10 +10,16 @@ function load(file: string, extension: 'css' | 'js', contentType: string): Asset
   return { path: `/checkout/assets/checkout.${hash}.${extension}`, body, contentType };
 }
 
-/** Our own stylesheet and script: no third-party asset is ever loaded by a checkout page. */
+let loaded: { css: Asset; js: Asset } | null = null;
+
+/**
+ * Our own stylesheet and script: no third-party asset is ever loaded by a checkout page. Read
+ * and hashed once per process, however many page plugins ask.
+ */
 export function loadAssets(): { css: Asset; js: Asset } {
-  return {
+  loaded ??= {
     css: load('checkout.css', 'css', 'text/css; charset=utf-8'),
     js: load('checkout.js', 'js', 'text/javascript; charset=utf-8'),
   };
+  return loaded;
 }

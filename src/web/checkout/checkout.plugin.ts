@@ -17,7 +17,7 @@ import type { Messages } from './i18n.ts';
 import { messagesFor, negotiateLocale } from './i18n.ts';
 import { cardDescription } from './panels/card.ts';
 import { renderPanel } from './panels/index.ts';
-import { applySecurityHeaders, CsrfGuard, randomToken, redirectOrigins } from './security.ts';
+import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from './security.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
 import type { PageContext } from './views/layout.ts';
 import type { ResultKind, StateKind } from './views/pages.view.ts';
@@ -44,7 +44,6 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https);
   const assets = loadAssets();
-  const nonces = new WeakMap<FastifyRequest, string>();
 
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
 
@@ -52,21 +51,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
     async (scope: FastifyInstance) => {
       // 1. Every response of the checkout gets the security headers and its own script nonce,
       //    errors and 404s included; pages that redirect to the merchant widen form-action later.
-      scope.addHook('onRequest', async (req, reply) => {
-        const nonce = randomToken();
-        nonces.set(req, nonce);
-        applySecurityHeaders(reply, { nonce, https });
-      });
-
-      const nonceOf = (req: FastifyRequest): string => {
-        const existing = nonces.get(req);
-        if (existing) {
-          return existing;
-        }
-        const nonce = randomToken();
-        nonces.set(req, nonce);
-        return nonce;
-      };
+      const nonceOf = registerPageNonces(scope, https);
 
       const messagesOf = (req: FastifyRequest): Messages =>
         messagesFor(negotiateLocale(req.headers['accept-language']));

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const CSRF_COOKIE = 'cobro_csrf';
 export const CSRF_FIELD = 'csrf_token';
@@ -53,6 +53,27 @@ export function redirectOrigins(urls: readonly (string | null)[]): string[] {
     }
   }
   return [...origins];
+}
+
+/**
+ * Gives every response of a page scope the security headers and its own script nonce, errors
+ * and 404s included, and returns how a page finds its request's nonce (pages that re-apply the
+ * headers, e.g. to widen form-action, use the same one).
+ */
+export function registerPageNonces(scope: FastifyInstance, https: boolean): (req: FastifyRequest) => string {
+  const nonces = new WeakMap<FastifyRequest, string>();
+  const nonceOf = (req: FastifyRequest): string => {
+    let nonce = nonces.get(req);
+    if (!nonce) {
+      nonce = randomToken();
+      nonces.set(req, nonce);
+    }
+    return nonce;
+  };
+  scope.addHook('onRequest', async (req, reply) => {
+    applySecurityHeaders(reply, { nonce: nonceOf(req), https });
+  });
+  return nonceOf;
 }
 
 /** Headers every checkout response carries (pages, JSON and redirects alike). */

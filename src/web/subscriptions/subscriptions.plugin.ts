@@ -15,7 +15,7 @@ import type { SafeHtml } from '../checkout/html.ts';
 import { toDocument } from '../checkout/html.ts';
 import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
 import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
-import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, randomToken } from '../checkout/security.ts';
+import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../checkout/security.ts';
 import type { CardForm, CardFormField, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
 import { renderCancelConfirm, renderSubscriptionPage, renderSubscriptionState } from './views.ts';
 
@@ -83,28 +83,22 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https, PREFIX);
   const assets = loadAssets();
-  const nonces = new WeakMap<FastifyRequest, string>();
 
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
 
   await app.register(
     async (scope: FastifyInstance) => {
       // 1. Every response gets the checkout's security headers and its own script nonce, errors included.
-      scope.addHook('onRequest', async (req, reply) => {
-        const nonce = randomToken();
-        nonces.set(req, nonce);
-        applySecurityHeaders(reply, { nonce, https });
-      });
+      const nonceOf = registerPageNonces(scope, https);
 
       const contextOf = (req: FastifyRequest, rec: RecurrentPayment | null): SubscriptionPageContext => ({
-        nonce: nonces.get(req) ?? randomToken(),
+        nonce: nonceOf(req),
         assets: { css: assets.css.path, js: assets.js.path },
         testMode: rec?.mode === 'test',
       });
 
       const sendPage = (req: FastifyRequest, reply: FastifyReply, status: number, page: SafeHtml): FastifyReply => {
-        const nonce = nonces.get(req) ?? randomToken();
-        applySecurityHeaders(reply, { nonce, https });
+        applySecurityHeaders(reply, { nonce: nonceOf(req), https });
         return reply.code(status).header('content-type', HTML_TYPE).send(toDocument(page));
       };
 
@@ -115,6 +109,29 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
         kind: SubscriptionStateKind,
         backUrl: string | null = null,
       ): FastifyReply => sendPage(req, reply, status, renderSubscriptionState(contextOf(req, null), kind, backUrl));
+
+      /**
+       * What every form post starts with: the CSRF check, then the signed lookup. Nothing is looked
+       * up for a post that is not from our own page with this browser's token. Null when an error
+       * page has been sent instead.
+       */
+      const formTarget = async (
+        req: FastifyRequest<{ Params: IdParams }>,
+        reply: FastifyReply,
+      ): Promise<{ rec: RecurrentPayment; signature: string } | null> => {
+        const signature = formField(req.body, 'sig');
+        const token = formField(req.body, CSRF_FIELD);
+        if (!csrf.check(req, req.params.id, token === '' ? null : token)) {
+          sendState(req, reply, 403, 'csrf');
+          return null;
+        }
+        const rec = await deps.payerPortal.open(req.params.id, signature);
+        if (!rec) {
+          sendState(req, reply, 404, 'notFound');
+          return null;
+        }
+        return { rec, signature };
+      };
 
       /** 303 See Other: after a form post the browser follows with a GET (no re-post on reload). */
       const seeOther = (reply: FastifyReply, location: string): FastifyReply =>
@@ -241,16 +258,11 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
       });
 
       scope.post<{ Params: IdParams }>('/:id/cancel', hidden, async (req, reply) => {
-        const signature = formField(req.body, 'sig');
-        const token = formField(req.body, CSRF_FIELD);
-        // Nothing is looked up for a post that is not from our own page with this browser's token.
-        if (!csrf.check(req, req.params.id, token === '' ? null : token)) {
-          return sendState(req, reply, 403, 'csrf');
+        const target = await formTarget(req, reply);
+        if (!target) {
+          return reply;
         }
-        const rec = await deps.payerPortal.open(req.params.id, signature);
-        if (!rec) {
-          return sendState(req, reply, 404, 'notFound');
-        }
+        const { rec, signature } = target;
         try {
           await deps.payerPortal.cancel(rec.id, signature);
         } catch (error) {
@@ -269,15 +281,11 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
       // ---- changing the card ------------------------------------------------------------------
 
       scope.post<{ Params: IdParams }>('/:id/card', hidden, async (req, reply) => {
-        const signature = formField(req.body, 'sig');
-        const token = formField(req.body, CSRF_FIELD);
-        if (!csrf.check(req, req.params.id, token === '' ? null : token)) {
-          return sendState(req, reply, 403, 'csrf');
+        const target = await formTarget(req, reply);
+        if (!target) {
+          return reply;
         }
-        const rec = await deps.payerPortal.open(req.params.id, signature);
-        if (!rec) {
-          return sendState(req, reply, 404, 'notFound');
-        }
+        const { rec, signature } = target;
         const typed = {
           card_number: formField(req.body, 'card_number'),
           card_expiry: formField(req.body, 'card_expiry'),
