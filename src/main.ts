@@ -44,7 +44,8 @@ import { createProviders } from './providers/registry.ts';
 import { TEST_MODE_DEFAULTS } from './providers/test-mode-defaults.ts';
 import type { AddressPolicy } from './providers/webhooks/address-policy.ts';
 import { webhookUrlProblem } from './providers/webhooks/address-policy.ts';
-import { sendWebhook } from './providers/webhooks/http-sender.ts';
+import type { Connector, Resolver } from './providers/webhooks/http-sender.ts';
+import { createWebhookSender } from './providers/webhooks/http-sender.ts';
 
 export type Cobro = {
   app: FastifyInstance;
@@ -65,6 +66,8 @@ export type CobroOverrides = {
   logger?: Logger;
   /** Start the periodic jobs (expiry, chain watcher, card sync). The server does; the command line does not. */
   jobs?: boolean;
+  /** How webhook receivers are resolved and connected to (tests stand in for DNS and the network). */
+  webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
 
 export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
@@ -330,25 +333,19 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     smtpConfigured: config.smtpUrl !== null,
     ping: () => database.ping(),
   });
+  const sendWebhook = createWebhookSender({
+    policy: addressPolicy,
+    options: { timeoutMs: config.webhooks.timeoutMs, maxResponseBytes: 64 * 1024 },
+    ...overrides.webhookNetwork,
+  });
   const sweeper = new IdempotencySweeper(services.idempotency, clock, logger);
-  const delivery = new WebhookDeliveryJob(
-    uow,
-    webhooks,
-    (url, headers, body) =>
-      sendWebhook(url, headers, body, addressPolicy, {
-        timeoutMs: config.webhooks.timeoutMs,
-        maxResponseBytes: 64 * 1024,
-      }),
-    clock,
-    logger,
-    {
-      retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
-      timeoutMs: config.webhooks.timeoutMs,
-      maxResponseBytes: 64 * 1024,
-      maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
-      maxHeld: 500,
-    },
-  );
+  const delivery = new WebhookDeliveryJob(uow, webhooks, sendWebhook, clock, logger, {
+    retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
+    timeoutMs: config.webhooks.timeoutMs,
+    maxResponseBytes: 64 * 1024,
+    maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
+    maxHeld: 500,
+  });
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {
     jobs.add({ name: 'webhooks', everyMs: 100, run: () => delivery.tick() });
@@ -369,6 +366,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       jobs.stop();
       delivery.stop();
       await delivery.idle();
+      sendWebhook.close();
       sweeper.stop();
       await app.close();
       await database.close();

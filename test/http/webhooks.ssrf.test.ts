@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
 import net from 'node:net';
 import { hostname } from 'node:os';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
 import type { AddressPolicy } from '../../src/providers/webhooks/address-policy.ts';
-import { sendWebhook } from '../../src/providers/webhooks/http-sender.ts';
+import type { ConnectTarget, Resolver } from '../../src/providers/webhooks/http-sender.ts';
+import { createWebhookSender } from '../../src/providers/webhooks/http-sender.ts';
 import { startCanary, startChaosReceiver } from '../support/chaos-receiver.ts';
 import { pay } from '../support/payments.ts';
 import type { Backend, TestMerchant } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
-import { drainWebhooks } from '../support/webhook-receiver.ts';
+import { drainWebhooks, startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * R17, the SSRF table, with the default configuration (no development switch): every target is
@@ -102,6 +103,13 @@ const OTHER_TARGETS: readonly string[] = [
 
 const DEFAULT_POLICY: AddressPolicy = { allowPrivate: false, allowlist: new Set() };
 const SEND_OPTIONS = { timeoutMs: 1000, maxResponseBytes: 1024 };
+
+/** A sender as production builds it, with the system resolver unless one is given. */
+function sender(policy: AddressPolicy, resolve?: Resolver) {
+  const send = createWebhookSender({ policy, options: SEND_OPTIONS, ...(resolve ? { resolve } : {}) });
+  after(() => send.close());
+  return send;
+}
 const HEADERS = { 'content-type': 'application/json', 'webhook-id': 'msg_ssrf' };
 
 function report(backend: Backend | 'none', line: Record<string, unknown>): void {
@@ -295,8 +303,9 @@ describeBackends('SSRF table (R17)', (build, backend) => {
 describe('connect-time checks of the sender (R17)', () => {
   test(`refuses ${LOOPBACK_TARGETS.length} loopback targets when sending, even if a stored URL skipped the save-time check`, async () => {
     const failures: string[] = [];
+    const send = sender(DEFAULT_POLICY);
     for (const url of LOOPBACK_TARGETS) {
-      const result = await sendWebhook(url, HEADERS, '{}', DEFAULT_POLICY, SEND_OPTIONS);
+      const result = await send(url, HEADERS, '{}');
       if (result.statusCode !== null || !String(result.error).startsWith('refused: ')) {
         failures.push(`${url}: ${JSON.stringify(result)}`);
       }
@@ -339,32 +348,19 @@ describe('connect-time checks of the sender (R17)', () => {
     }
     const answers: string[][] = [];
     let lookups = 0;
-    const realLookup = dns.lookup;
-    const fakeLookup = ((name: string, options: unknown, callback: unknown) => {
-      const cb = (typeof options === 'function' ? options : callback) as (
-        err: Error | null,
-        addresses: { address: string; family: number }[],
-      ) => void;
+    const resolve: Resolver = async (name) => {
       lookups++;
       const answer = answers[Math.min(lookups - 1, answers.length - 1)] ?? [];
       assert.ok(name.endsWith('.rebind.test'), name);
-      cb(
-        null,
-        answer.map((address) => ({ address, family: net.isIP(address) })),
-      );
-    }) as typeof dns.lookup;
-    dns.lookup = fakeLookup;
-    syncBuiltinESMExports();
-    t.after(() => {
-      dns.lookup = realLookup;
-      syncBuiltinESMExports();
-    });
+      return answer.map((address) => ({ address, family: net.isIP(address) }));
+    };
     const policy: AddressPolicy = { allowPrivate: false, allowlist: new Set([`127.0.0.1:${receiver.port}`]) };
+    const send = sender(policy, resolve);
 
     // 1. Allowed at the check, something else afterwards: the connection uses the checked answer.
     answers.splice(0, answers.length, ['127.0.0.1'], ['127.0.0.2']);
     lookups = 0;
-    const pinned = await sendWebhook(`http://a.rebind.test:${receiver.port}/hook`, HEADERS, '{}', policy, SEND_OPTIONS);
+    const pinned = await send(`http://a.rebind.test:${receiver.port}/hook`, HEADERS, '{}');
     assert.equal(pinned.statusCode, 200, JSON.stringify(pinned));
     assert.equal(lookups, 1, 'resolved once');
     assert.equal(receiver.requests.length, 1);
@@ -373,18 +369,123 @@ describe('connect-time checks of the sender (R17)', () => {
     // 2. Loopback at connect time (whatever it said before): refused, nothing connects.
     answers.splice(0, answers.length, [`127.0.0.1`]);
     lookups = 0;
-    const rebound = await sendWebhook(`http://b.rebind.test:${C}/hook`, HEADERS, '{}', policy, SEND_OPTIONS);
+    const rebound = await send(`http://b.rebind.test:${C}/hook`, HEADERS, '{}');
     assert.equal(rebound.statusCode, null);
     assert.match(String(rebound.error), /refused: b\.rebind\.test resolves to a forbidden address/);
     assert.equal(lookups, 1);
 
     // 3. One allowed address among forbidden ones: refused as a whole.
     answers.splice(0, answers.length, ['127.0.0.1', '10.0.0.1']);
-    const mixed = await sendWebhook(`http://c.rebind.test:${receiver.port}/hook`, HEADERS, '{}', policy, SEND_OPTIONS);
+    const mixed = await send(`http://c.rebind.test:${receiver.port}/hook`, HEADERS, '{}');
     assert.equal(mixed.statusCode, null);
     assert.match(String(mixed.error), /^refused: /);
     assert.equal(receiver.requests.length, 1, 'nothing more reached the receiver');
     assert.equal(canary.connections(), 0);
     assert.equal(decoys, 0);
+  });
+});
+
+describeBackends('public receivers, with private networks not allowed (the production configuration)', (build) => {
+  test('a receiver named by a host name that resolves to a public address gets its webhooks on exactly that pinned address, with its name as Host and TLS SNI', async (t) => {
+    // The network is the outside world: the resolver answers a public address and the connector,
+    // asked for that address, records the request and hands over a loopback connection instead.
+    const receiver = await startReceiver();
+    t.after(() => receiver.close());
+    const name = 'hooks.shop.example';
+    const resolved: string[] = [];
+    const targets: ConnectTarget[] = [];
+    const ctx = await build(t, {
+      webhookNetwork: {
+        resolve: async (host) => {
+          resolved.push(host);
+          if (host !== name) {
+            throw new Error(`getaddrinfo ENOTFOUND ${host}`);
+          }
+          return [
+            { address: '93.184.216.34', family: 4 },
+            { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+          ];
+        },
+        connect: (target) => {
+          targets.push(target);
+          return net.connect({ host: '127.0.0.1', port: receiver.port });
+        },
+      },
+    });
+    assert.equal(ctx.config.webhooks.allowPrivateNetworks, false);
+    const endpoint = await saveAsEndpoint(ctx.app, ctx.merchant, `https://${name}/cobro`);
+    assert.equal(endpoint.statusCode, 201, endpoint.body);
+    const secret = endpoint.json().secret as string;
+    const preference = await saveAsPreferenceWebhook(ctx.app, ctx.merchant, 'https://8.8.8.8:8443/hook?token=abc');
+    assert.equal(preference.statusCode, 201, preference.body);
+    const v6 = await saveAsEndpoint(ctx.app, ctx.merchant, 'https://[2606:4700:4700::1111]/hook');
+    assert.equal(v6.statusCode, 201, v6.body);
+    await ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/webhook_endpoints/${v6.json().id}`,
+      headers: ctx.merchant.authHeaders,
+    });
+
+    const deliveries = await payAndDeliver(ctx, preference.json().id);
+    assert.equal(deliveries.length, 4, JSON.stringify(deliveries));
+    for (const d of deliveries) {
+      assert.equal(d.status, 'SUCCEEDED', JSON.stringify(d));
+    }
+    assert.ok(resolved.every((h) => h === name) && resolved.length >= 1, JSON.stringify(resolved));
+    const byName = targets.filter((x) => x.servername === name);
+    const byLiteral = targets.filter((x) => x.address === '8.8.8.8');
+    assert.ok(byName.length >= 1 && byLiteral.length >= 1, JSON.stringify(targets));
+    assert.equal(byName.length + byLiteral.length, targets.length, JSON.stringify(targets));
+    for (const target of byName) {
+      assert.deepEqual(target, { protocol: 'https:', address: '93.184.216.34', port: 443, servername: name });
+    }
+    for (const target of byLiteral) {
+      assert.deepEqual(target, { protocol: 'https:', address: '8.8.8.8', port: 8443, servername: undefined });
+    }
+    const toName = receiver.received.filter((r) => r.url === '/cobro');
+    const toLiteral = receiver.received.filter((r) => r.url === '/hook?token=abc');
+    assert.equal(toName.length, 2);
+    assert.equal(toLiteral.length, 2);
+    for (const r of toName) {
+      assert.equal(r.headers.host, name);
+      const verified = new Webhook(secret).verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      });
+      assert.ok(verified);
+    }
+    for (const r of toLiteral) {
+      assert.equal(r.headers.host, '8.8.8.8:8443');
+    }
+    assert.equal(canary.connections(), 0);
+  });
+
+  test('a host name that resolves to a private address, or to a public and a private one, is refused before any connection', async (t) => {
+    const targets: ConnectTarget[] = [];
+    const answers: Record<string, string[]> = {
+      'internal.shop.example': ['10.0.0.7'],
+      'mixed.shop.example': ['93.184.216.34', '::ffff:169.254.169.254'],
+    };
+    const ctx = await build(t, {
+      webhookNetwork: {
+        resolve: async (host) => (answers[host] ?? []).map((address) => ({ address, family: net.isIP(address) })),
+        connect: (target) => {
+          targets.push(target);
+          throw new Error('no connection may be opened');
+        },
+      },
+    });
+    for (const host of Object.keys(answers)) {
+      const preference = await saveAsPreferenceWebhook(ctx.app, ctx.merchant, `https://${host}/hook`);
+      assert.equal(preference.statusCode, 201, preference.body);
+      const deliveries = await payAndDeliver(ctx, preference.json().id);
+      assert.equal(deliveries.length, 2, JSON.stringify(deliveries));
+      for (const d of deliveries) {
+        assert.equal(d.status, 'PENDING');
+        assert.equal(d.attempt_log[0]?.error, `refused: ${host} resolves to a forbidden address`);
+      }
+    }
+    assert.deepEqual(targets, []);
   });
 });

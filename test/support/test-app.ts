@@ -12,7 +12,7 @@ import type { Config } from '../../src/config/config.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Mode } from '../../src/domain/merchants/merchant.ts';
 import { ManualClock } from '../../src/domain/shared/clock.ts';
-import type { Cobro } from '../../src/main.ts';
+import type { Cobro, CobroOverrides } from '../../src/main.ts';
 import { createCobro } from '../../src/main.ts';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -54,6 +54,8 @@ export type BuildOptions = {
    * restart the service on the same data. The caller's app owns the database; this one only closes its connections.
    */
   databaseUrl?: string;
+  /** Stand-ins for DNS and the network when sending webhooks (see CobroOverrides.webhookNetwork). */
+  webhookNetwork?: CobroOverrides['webhookNetwork'];
 };
 
 let pgDatabase: Promise<string> | null = null;
@@ -118,7 +120,7 @@ export async function buildTestApp(
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
-  const cobro = await createCobro(config, { clock, logger, jobs: false });
+  const cobro = await createCobro(config, { clock, logger, jobs: false, webhookNetwork: options.webhookNetwork });
   await cobro.app.ready();
   // A test may close the app itself (a restart); the cleanup below must not close it twice.
   const closeOnce = cobro.close;
