@@ -364,7 +364,8 @@ describe('checkout pages: payments through the form', () => {
     assert.equal(result.statusCode, 200);
     assertPageHeaders(result, 'result');
     assert.match(result.body, /data-test="result-paid"/);
-    assert.match(result.body, /Visa ending in 4242/);
+    // The order page outlives the payment (history, e-mails): it no longer names the card that paid.
+    assert.ok(!result.body.includes('4242'), 'no card digits on the result page');
     const order = await app.inject({ url: `/v1/payment_orders/${orderId}`, headers: merchant.authHeaders });
     assert.equal(order.json().status, 'CLOSED', order.body);
     assert.deepEqual(order.json().payer, {
@@ -819,6 +820,97 @@ function assertInert(body: string, payload: string, what: string): void {
   assert.ok(!/<[^>]*\son[a-z]+\s*=/i.test(body), `${what}: an event handler attribute`);
   assert.ok(!/(?:href|src|action|data)\s*=\s*["']?\s*javascript:/i.test(body), `${what}: a javascript: URL`);
 }
+
+describe('checkout pages: a finished checkout keeps the payer private', () => {
+  const GIVEN_PAYER = {
+    email: 'marisol.quintanilla@payer.example',
+    first_name: 'Marisol',
+    last_name: 'Quintanilla',
+    phone: '+56 9 8765 4321',
+  };
+  const TRACES = ['Marisol', 'Quintanilla', 'payer.example', '+56987654321', '8765 4321', '4242', 'Visa'];
+
+  function assertReceiptOnly(res: LightMyRequestResponse, what: string): void {
+    assert.match(res.body, /data-test="title">Ceramic teapot</, `${what}: ${res.body}`);
+    assert.match(res.body, /data-test="amount"><span class="hint">Total<\/span> 16\.90 USD</, `${what}: ${res.body}`);
+    assert.match(res.body, /data-test="external-id">INV-2025-0042</, `${what}: ${res.body}`);
+    assert.ok(!res.body.includes('data-test="payer"'), `${what}: a payer line: ${res.body}`);
+    for (const trace of TRACES) {
+      assert.ok(!res.body.includes(trace), `${what}: holds ${trace}: ${res.body}`);
+    }
+  }
+
+  async function assertStatusJson(app: FastifyInstance, prefId: string, orderId: string, status: string) {
+    const res = await app.inject({ url: `/checkout/${prefId}/orders/${orderId}/status` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { status, final: true, redirect_url: null });
+  }
+
+  test('paid, refunded and post-after-payment pages show title, amount, status and reference, never the payer or the card', async (t) => {
+    const { app, merchant } = await buildTestApp(t, 'sqlite');
+    const pref = await createPreference(app, merchant, {
+      title: 'Ceramic teapot',
+      external_id: 'INV-2025-0042',
+      payer: GIVEN_PAYER,
+    });
+    const { res: form, session } = await open(app, `/checkout/${pref.id}`);
+    assert.match(
+      form.body,
+      /data-test="payer">Marisol Quintanilla · marisol\.quintanilla@payer\.example · \+56987654321</,
+    );
+    const paidByCard = await post(app, `/checkout/${pref.id}`, session, {
+      payment_method_id: USD_CARD_ID,
+      card_number: '4242 4242 4242 4242',
+      ...CARD,
+    });
+    assert.equal(paidByCard.statusCode, 303, paidByCard.body);
+    const orderId = await latestOrderId(app, merchant, pref.id);
+
+    const paid = await app.inject({ url: `/checkout/${pref.id}` });
+    assert.equal(paid.statusCode, 200, paid.body);
+    assert.match(paid.body, /data-test="checkout-paid"/);
+    assertReceiptOnly(paid, 'paid checkout');
+    const result = await app.inject({ url: `/checkout/${pref.id}/orders/${orderId}` });
+    assert.match(result.body, /data-test="result-paid"/);
+    assertReceiptOnly(result, 'paid order');
+    // The form that was open before the payment, posted again: the closed page, still the receipt only.
+    const late = await post(app, `/checkout/${pref.id}`, session, { payment_method_id: USD_CARD_ID, ...CARD });
+    assert.equal(late.statusCode, 409, late.body);
+    assertReceiptOnly(late, 'post after payment');
+    await assertStatusJson(app, pref.id, orderId, 'CLOSED');
+
+    const refund = await app.inject({
+      method: 'POST',
+      url: `/v1/payment_orders/${orderId}/refunds`,
+      headers: merchant.authHeaders,
+      payload: {},
+    });
+    assert.equal(refund.statusCode, 200, refund.body);
+    const refunded = await app.inject({ url: `/checkout/${pref.id}/orders/${orderId}` });
+    assert.match(refunded.body, /data-test="result-refunded"/);
+    assertReceiptOnly(refunded, 'refunded order');
+    await assertStatusJson(app, pref.id, orderId, 'REFUNDED');
+  });
+
+  test('a rejected order page shows the reason and the receipt, never the payer', async (t) => {
+    const { app, merchant } = await buildTestApp(t, 'sqlite');
+    const pref = await createPreference(app, merchant, {
+      title: 'Ceramic teapot',
+      external_id: 'INV-2025-0042',
+      payer: GIVEN_PAYER,
+    });
+    const order = await payByTestHelper(app, merchant, pref.id, {
+      payment_method_id: USD_CARD_ID,
+      outcome: 'REJECTED',
+    });
+    assert.equal(order.status, 'REJECTED');
+    const rejected = await app.inject({ url: `/checkout/${pref.id}/orders/${order.id}` });
+    assert.match(rejected.body, /data-test="result-failed"/);
+    assert.match(rejected.body, /data-test="try-again"/, 'the checkout itself can still be paid');
+    assertReceiptOnly(rejected, 'rejected order');
+    await assertStatusJson(app, pref.id, order.id, 'REJECTED');
+  });
+});
 
 describe('checkout pages: XSS (R20, server side)', () => {
   test('40 payloads in title, payer names and external_id render escaped on every page', async (t) => {

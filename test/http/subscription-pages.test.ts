@@ -95,7 +95,11 @@ function assertSecurityHeaders(res: LightMyRequestResponse, what: string): void 
   assert.equal(res.headers['content-type'], 'text/html; charset=utf-8', what);
 }
 
-async function cardSubscription(ctx: TestApp, plan: Record<string, unknown> = {}) {
+async function cardSubscription(
+  ctx: TestApp,
+  plan: Record<string, unknown> = {},
+  checkout: Record<string, unknown> = {},
+) {
   const link = await createPaymentLink(ctx.app, ctx.merchant, {
     title: 'Coffee club',
     amount: 12.5,
@@ -107,6 +111,7 @@ async function cardSubscription(ctx: TestApp, plan: Record<string, unknown> = {}
     type: 'SUBSCRIPTION',
     payment_link_id: link.id,
     payment_method_types: ['CARD'],
+    ...checkout,
   });
   const order = await pay(ctx.app, ctx.merchant, pref.id);
   assert.equal(order.statusCode, 201, order.body);
@@ -230,6 +235,9 @@ describe('the payer subscription page', () => {
     assert.equal(field(after.body, 'status'), 'Canceled');
     assert.ok(!after.body.includes('data-test="card-form"'), 'no card form once canceled');
     assert.ok(!after.body.includes('data-test="cancel-link"'));
+    // Over: the link lives on in old e-mails, so the page no longer names the card.
+    assert.equal(field(after.body, 'method'), 'Card');
+    assert.ok(!after.body.includes('4242'), 'no card digits once canceled');
     const rec = await recurrent(ctx, recId);
     assert.equal(rec.status, 'CANCELED');
     assert.equal(rec.deleted_by, 'payer');
@@ -238,6 +246,46 @@ describe('the payer subscription page', () => {
       headers: ctx.merchant.authHeaders,
     });
     assert.equal(events.json().data.length, 1, events.body);
+  });
+
+  test('a subscription that is over shows plan, amount, status and reference, and neither the subscriber nor the card', async (t) => {
+    const ctx = await buildTestApp(t);
+    const { recId, path } = await cardSubscription(
+      ctx,
+      { interval_count: 1 },
+      {
+        external_id: 'SUB-7781',
+        payer: { email: 'marisol.quintanilla@payer.example', first_name: 'Marisol', phone: '+56 9 8765 4321' },
+      },
+    );
+    const active = await ctx.app.inject({ url: path });
+    assert.equal(field(active.body, 'payer'), 'marisol.quintanilla@payer.example', 'in use, it names the subscriber');
+    assert.equal(field(active.body, 'method'), 'Visa ending in 4242');
+    assert.equal(field(active.body, 'external-id'), 'SUB-7781');
+
+    await advance(ctx, 32 * DAY);
+    assert.equal((await recurrent(ctx, recId)).status, 'COMPLETE');
+    const over = await ctx.app.inject({ url: path });
+    assert.equal(over.statusCode, 200, over.body);
+    assert.equal(field(over.body, 'title'), 'Coffee club');
+    assert.equal(field(over.body, 'amount'), '12.50 USD every month');
+    assert.equal(field(over.body, 'status'), 'Completed: every period is paid');
+    assert.equal(field(over.body, 'external-id'), 'SUB-7781');
+    assert.equal(field(over.body, 'method'), 'Card');
+    for (const trace of [
+      'Marisol',
+      'Quintanilla',
+      'payer.example',
+      '56987654321',
+      '4242',
+      'Visa',
+      'data-test="payer"',
+    ]) {
+      assert.ok(!over.body.includes(trace), `the ended page holds ${trace}: ${over.body}`);
+    }
+    for (const gone of ['card-form', 'cancel-link', 'next-payment', 'current-period', 'pay-now']) {
+      assert.ok(!over.body.includes(`data-test="${gone}"`), `no ${gone} once over`);
+    }
   });
 
   test('a new card saved on the page is charged at the next renewal, and its number never comes back or reaches the logs', async (t) => {

@@ -15,11 +15,11 @@ import { toDocument } from './html.ts';
 import { registerHtmlErrorPages } from './html-errors.ts';
 import type { Messages } from './i18n.ts';
 import { messagesFor, negotiateLocale } from './i18n.ts';
-import { cardDescription } from './panels/card.ts';
 import { renderPanel } from './panels/index.ts';
 import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from './security.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
 import type { PageContext } from './views/layout.ts';
+import { receiptOf } from './views/layout.ts';
 import type { ResultKind, StateKind } from './views/pages.view.ts';
 import { renderOrderPage, renderResult, renderState } from './views/pages.view.ts';
 
@@ -100,7 +100,8 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
           req,
           reply,
           status,
-          renderState(contextOf(req, pref), kind, pref ? { pref, amountText: amountOf(pref) } : null, backUrl),
+          // The receipt only: these pages show a checkout that cannot be paid here, never its payer.
+          renderState(contextOf(req, pref), kind, pref ? receiptOf(pref, amountOf(pref)) : null, backUrl),
           pref,
         );
 
@@ -162,7 +163,10 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         return sendPage(req, reply, status, page, pref);
       };
 
-      /** A checkout that can no longer be paid gets its own page (PAID or EXPIRED), whatever was asked. */
+      /**
+       * A checkout that can no longer be paid gets its own page (PAID or EXPIRED), whatever was asked:
+       * title, amount, status and the merchant's reference, nothing about the payer (its URL outlives the payment).
+       */
       const closedCheckout = (
         req: FastifyRequest,
         reply: FastifyReply,
@@ -347,19 +351,12 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         kind: ResultKind,
       ): FastifyReply => {
         const ctx = contextOf(req, pref);
-        const m = ctx.messages;
-        const panelContext = { messages: m, methodLabel: '', networkName: null };
-        const detail =
-          kind === 'failed'
-            ? failureText(order.failureCode, m)
-            : kind === 'paid'
-              ? cardDescription(order.instructions, panelContext)
-              : null;
+        // The receipt and, for a failure, its reason: no payer, no card, no instructions. This page's
+        // URL is where the payer landed, and it stays in their history after the payment is over.
         const page = renderResult(ctx, {
-          pref,
-          amountText: amountOf(pref),
+          receipt: receiptOf(pref, amountOf(pref)),
           kind,
-          detail,
+          detail: kind === 'failed' ? failureText(order.failureCode, ctx.messages) : null,
           tryAgainUrl: pref.status === 'OPEN' && kind !== 'paid' ? checkoutPath(pref.id) : null,
         });
         return sendPage(req, reply, 200, page, pref);

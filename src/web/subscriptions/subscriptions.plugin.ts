@@ -16,7 +16,7 @@ import { toDocument } from '../checkout/html.ts';
 import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
 import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../checkout/security.ts';
-import type { CardForm, CardFormField, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
+import type { CardForm, CardFormField, ManageModel, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
 import { renderCancelConfirm, renderSubscriptionPage, renderSubscriptionState } from './views.ts';
 
 type IdParams = { id: string };
@@ -149,16 +149,22 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
       const priceOf = (rec: RecurrentPayment): string =>
         `${formatAmount(rec.amountMinor, rec.currency, deps.currencies)} every ${EVERY[rec.intervalType]}`;
 
-      const methodTextOf = async (rec: RecurrentPayment): Promise<string> => {
+      /** The method by name ("Card", "PIX", "Crypto (USDT on Ethereum)"), nothing of the payer's own card. */
+      const methodNameOf = async (rec: RecurrentPayment): Promise<string> => {
         if (rec.paymentMethodType === 'CARD') {
-          if (rec.cardBrand && rec.cardLast4) {
-            const brand = rec.cardBrand.charAt(0) + rec.cardBrand.slice(1).toLowerCase();
-            return en.cardUsed(brand, rec.cardLast4);
-          }
           return 'Card';
         }
         const method = (await deps.paymentMethods.all()).find((m) => m.id === rec.paymentMethodId);
         return method ? methodName(method) : en.methodTypeNames[rec.paymentMethodType];
+      };
+
+      /** The saved card, brand and last four ("Visa ending in 4242"); null before one is saved. */
+      const cardTextOf = (rec: RecurrentPayment): string | null => {
+        if (rec.paymentMethodType !== 'CARD' || !rec.cardBrand || !rec.cardLast4) {
+          return null;
+        }
+        const brand = rec.cardBrand.charAt(0) + rec.cardBrand.slice(1).toLowerCase();
+        return en.cardUsed(brand, rec.cardLast4);
       };
 
       const nextOf = (rec: RecurrentPayment): { label: string; date: string } | null => {
@@ -183,8 +189,6 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
         status: number,
         extra: { notice?: string | null; cardErrors?: CardForm['errors']; general?: readonly string[] } = {},
       ): Promise<FastifyReply> => {
-        const open = !isTerminal(rec.status);
-        const renewal: PaymentOrder | undefined = open ? await deps.payerPortal.payableRenewal(rec) : undefined;
         const page = renderSubscriptionPage(contextOf(req, rec), {
           title: rec.title,
           status: rec.status,
@@ -202,17 +206,35 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
             rec.signupFeeMinor > 0n ? formatAmount(rec.signupFeeMinor, rec.currency, deps.currencies) : null,
           periodsText:
             rec.intervalCount === null ? String(rec.periodsPaid) : `${rec.periodsPaid} of ${rec.intervalCount}`,
+          reference: rec.externalId,
+          methodName: await methodNameOf(rec),
+          notice: extra.notice ?? null,
+          // An ended subscription's page gets no subscriber, card or actions at all: its link lives on in old e-mails.
+          manage: isTerminal(rec.status) ? null : await manageOf(req, reply, rec, signature, extra),
+        });
+        return sendPage(req, reply, status, page);
+      };
+
+      /** What only a subscription still in use shows: who subscribes, the card, what comes next, the actions. */
+      const manageOf = async (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        rec: RecurrentPayment,
+        signature: string,
+        extra: { cardErrors?: CardForm['errors']; general?: readonly string[] },
+      ): Promise<ManageModel> => {
+        const renewal: PaymentOrder | undefined = await deps.payerPortal.payableRenewal(rec);
+        return {
           next: nextOf(rec),
           currentPeriod:
-            rec.currentPeriodStart !== null && rec.currentPeriodEnd !== null && open
+            rec.currentPeriodStart !== null && rec.currentPeriodEnd !== null
               ? `${formatDateTime(rec.currentPeriodStart, en)} to ${formatDateTime(rec.currentPeriodEnd, en)}`
               : null,
-          methodText: await methodTextOf(rec),
+          cardText: cardTextOf(rec),
           payerText: rec.payer.email,
-          notice: extra.notice ?? null,
           payNowUrl: renewal ? `/checkout/${rec.checkoutPreferenceId}/orders/${renewal.id}` : null,
           cardForm:
-            open && rec.paymentMethodType === 'CARD'
+            rec.paymentMethodType === 'CARD'
               ? {
                   action: `${PREFIX}/${rec.id}/card`,
                   csrfToken: csrf.tokenFor(req, reply, rec.id),
@@ -221,9 +243,8 @@ export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps
                   general: extra.general ?? [],
                 }
               : null,
-          cancelUrl: open ? `${PREFIX}/${rec.id}/cancel?sig=${encodeURIComponent(signature)}` : null,
-        });
-        return sendPage(req, reply, status, page);
+          cancelUrl: `${PREFIX}/${rec.id}/cancel?sig=${encodeURIComponent(signature)}`,
+        };
       };
 
       scope.get<{ Params: IdParams; Querystring: PageQuery }>('/:id', hidden, async (req, reply) => {

@@ -23,6 +23,10 @@ export type CardForm = {
   general: readonly string[];
 };
 
+/**
+ * What the page shows in every status: the plan and how it stands, as the merchant's own records
+ * would show it. Nothing here names the subscriber or their card.
+ */
 export type SubscriptionModel = {
   title: string;
   status: RecurrentPaymentStatus;
@@ -34,17 +38,33 @@ export type SubscriptionModel = {
   trialText: string | null;
   signupFeeText: string | null;
   periodsText: string;
+  /** The merchant's own reference (`external_id`). */
+  reference: string | null;
+  /** The method by name only ("Card", "PIX"); the card itself is in `manage`. */
+  methodName: string;
+  /** A notice after an action (card saved, canceled), shown once. */
+  notice: string | null;
+  /**
+   * Only while the subscription can still be used (not CANCELED, COMPLETE, REJECTED or EXPIRED):
+   * the subscriber, their card, what comes next and what they can do. Null once it is over, so an
+   * ended subscription's page, whose link lives on in old e-mails, has no personal data to show.
+   */
+  manage: ManageModel | null;
+};
+
+/** The part of the page that exists only while the subscription is in use. */
+export type ManageModel = {
   /** Label and date of the next thing that happens (payment, retry, end), or null. */
   next: { label: string; date: string } | null;
   currentPeriod: string | null;
-  methodText: string;
+  /** The saved card ("Visa ending in 4242"), shown instead of the method name; null for other methods. */
+  cardText: string | null;
   payerText: string | null;
-  /** A notice after an action (card saved, canceled), shown once. */
-  notice: string | null;
   /** A push renewal the payer can pay now: its payment page. */
   payNowUrl: string | null;
   cardForm: CardForm | null;
-  cancelUrl: string | null;
+  /** The confirmation step of cancelling (every subscription still in use can be canceled). */
+  cancelUrl: string;
 };
 
 /** The document around a payer page: our own stylesheet and script (nonce'd), the test banner. */
@@ -118,6 +138,7 @@ ${cardInput('card_holder_name', 'cc-name', 64, form.errors)}
 
 /** The payer's subscription: what they bought, where it stands, what comes next, and what they can do. */
 export function renderSubscriptionPage(ctx: SubscriptionPageContext, model: SubscriptionModel): SafeHtml {
+  const manage = model.manage;
   const body = html`${model.notice ? html`<p class="notice" role="status" data-test="notice">${model.notice}</p>` : null}
 <section class="card" aria-labelledby="subscription-title" data-test="subscription" data-status="${model.status}">
 <h1 id="subscription-title" data-test="title">${model.title}</h1>
@@ -128,20 +149,21 @@ export function renderSubscriptionPage(ctx: SubscriptionPageContext, model: Subs
 ${model.trialText ? html`<dt>Free trial</dt><dd data-test="trial">${model.trialText}</dd>` : null}
 ${model.signupFeeText ? html`<dt>Sign-up fee</dt><dd data-test="signup-fee">${model.signupFeeText}</dd>` : null}
 <dt>Periods paid</dt><dd data-test="periods-paid">${model.periodsText}</dd>
-${model.currentPeriod ? html`<dt>Current period</dt><dd data-test="current-period">${model.currentPeriod}</dd>` : null}
-${model.next ? html`<dt>${model.next.label}</dt><dd data-test="next-payment">${model.next.date}</dd>` : null}
-<dt>Payment method</dt><dd data-test="method">${model.methodText}</dd>
-${model.payerText ? html`<dt>Subscriber</dt><dd data-test="payer">${model.payerText}</dd>` : null}
+${manage?.currentPeriod ? html`<dt>Current period</dt><dd data-test="current-period">${manage.currentPeriod}</dd>` : null}
+${manage?.next ? html`<dt>${manage.next.label}</dt><dd data-test="next-payment">${manage.next.date}</dd>` : null}
+<dt>Payment method</dt><dd data-test="method">${manage?.cardText ?? model.methodName}</dd>
+${model.reference ? html`<dt>Reference</dt><dd data-test="external-id">${model.reference}</dd>` : null}
+${manage?.payerText ? html`<dt>Subscriber</dt><dd data-test="payer">${manage.payerText}</dd>` : null}
 </dl>
-${model.payNowUrl ? html`<p><a class="button" href="${model.payNowUrl}" data-test="pay-now">Pay the renewal now</a></p>` : null}
+${manage?.payNowUrl ? html`<p><a class="button" href="${manage.payNowUrl}" data-test="pay-now">Pay the renewal now</a></p>` : null}
 </section>
-${model.cardForm ? cardFormView(model.cardForm) : null}
+${manage?.cardForm ? cardFormView(manage.cardForm) : null}
 ${
-  model.cancelUrl
+  manage
     ? html`<section class="card" aria-labelledby="cancel-title">
 <h2 id="cancel-title">Cancel</h2>
 <p class="hint">No further payments are taken once you cancel.</p>
-<p><a class="button button--secondary" href="${model.cancelUrl}" data-test="cancel-link">Cancel subscription</a></p>
+<p><a class="button button--secondary" href="${manage.cancelUrl}" data-test="cancel-link">Cancel subscription</a></p>
 </section>`
     : null
 }`;

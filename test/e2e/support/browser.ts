@@ -6,7 +6,7 @@ import type { TestContext } from 'node:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { createPreference } from '../../support/builders.ts';
-import type { BuildOptions, TestApp } from '../../support/test-app.ts';
+import type { Backend, BuildOptions, TestApp } from '../../support/test-app.ts';
 import { buildTestApp } from '../../support/test-app.ts';
 
 /** Debian's Chromium (TOOLCHAIN.md): the only browser the e2e suite drives. */
@@ -60,8 +60,13 @@ export type RunningCheckout = TestApp & {
   createPreference(overrides?: Record<string, unknown>): Promise<{ id: string }>;
 };
 
-export async function startCheckout(t: TestContext, options: BuildOptions = {}): Promise<RunningCheckout> {
-  const testApp = await buildTestApp(t, 'sqlite', options);
+/** Starts the service on SQLite unless `backend` says otherwise (suites that run on both use describeBackends). */
+export async function startCheckout(
+  t: TestContext,
+  options: BuildOptions = {},
+  backend: Backend = 'sqlite',
+): Promise<RunningCheckout> {
+  const testApp = await buildTestApp(t, backend, options);
   await testApp.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = testApp.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -8,7 +8,7 @@ import type { LabelKey, Messages } from '../i18n.ts';
 import { FIELD_LABELS } from '../i18n.ts';
 import { CSRF_FIELD } from '../security.ts';
 import type { PageContext } from './layout.ts';
-import { layout, summary } from './layout.ts';
+import { layout, payableFactsOf, receiptOf, summary } from './layout.ts';
 
 export type FormModel = {
   pref: CheckoutPreference;
@@ -143,7 +143,7 @@ export function renderCheckoutForm(ctx: PageContext, model: FormModel): SafeHtml
   const { asked, values, errors } = model;
   const anyPayer = asked.email || asked.first_name || asked.last_name || asked.phone;
   const payTranslation = m.labelTranslations?.pay ?? null;
-  const body = html`${summary(model.pref, model.amountText, m)}
+  const body = html`${summary(receiptOf(model.pref, model.amountText), m, { payable: payableFactsOf(model.pref) })}
 ${model.openOrderUrl ? html`<p class="notice" data-test="open-order">${m.paymentInProgress} <a href="${model.openOrderUrl}">${m.viewInstructions}</a></p>` : null}
 <form class="card" method="post" action="/checkout/${model.pref.id}" novalidate data-test="checkout-form">
 ${errorSummary(model, m)}

@@ -1,4 +1,4 @@
-import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
+import type { CheckoutPreference, Payer } from '../../../domain/checkout-preferences/checkout-preference.ts';
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import type { Messages } from '../i18n.ts';
@@ -37,27 +37,56 @@ ${body}
 </html>`;
 }
 
-/** The payer's view of what they are paying: title, amount, the merchant's reference, the deadline, who pays. */
+/**
+ * What any checkout page may say about the purchase: what the merchant's own receipt would show.
+ * Pages of a checkout that can no longer be paid (paid, expired, a finished order, an error) get
+ * this and nothing else, so no edit of theirs can show the payer: their URL outlives the payment
+ * in browser history, e-mails and screenshots.
+ */
+export type Receipt = {
+  title: string;
+  amountText: string;
+  /** The merchant's own reference (`external_id`). */
+  externalId: string | null;
+};
+
+/** Picks the receipt members of a preference; the payer and everything else stay behind. */
+export function receiptOf(pref: Pick<CheckoutPreference, 'title' | 'externalId'>, amountText: string): Receipt {
+  return { title: pref.title, amountText, externalId: pref.externalId };
+}
+
+/** What only a page that can still take the payment adds: the deadline, and who pays so the payer can check it. */
+export type PayableFacts = {
+  /** Null once the checkout itself is over (a renewal order of a paid subscription checkout). */
+  payBefore: number | null;
+  payer: Payer;
+};
+
+export function payableFactsOf(pref: Pick<CheckoutPreference, 'status' | 'expiresAt' | 'payer'>): PayableFacts {
+  return { payBefore: pref.status === 'OPEN' ? pref.expiresAt : null, payer: pref.payer };
+}
+
+/** The payer's view of what they are paying: title, amount, the merchant's reference; the deadline and who pays while payable. */
 export function summary(
-  pref: CheckoutPreference,
-  amountText: string,
+  receipt: Receipt,
   messages: Messages,
-  options: { headingLevel: 1 | 2 } = { headingLevel: 1 },
+  options: { headingLevel?: 1 | 2; payable?: PayableFacts } = {},
 ): SafeHtml {
   const m = messages;
-  const payer = pref.payer;
-  const name = [payer.firstName, payer.lastName].filter((p): p is string => p !== null).join(' ');
-  const who = [name, payer.email, payer.phoneNumber].filter((p): p is string => p !== null && p !== '');
+  const payable = options.payable ?? null;
+  const payer = payable?.payer ?? null;
+  const name = payer ? [payer.firstName, payer.lastName].filter((p): p is string => p !== null).join(' ') : '';
+  const who = payer ? [name, payer.email, payer.phoneNumber].filter((p): p is string => p !== null && p !== '') : [];
   const heading =
-    options.headingLevel === 1
-      ? html`<h1 id="summary-title" data-test="title">${pref.title}</h1>`
-      : html`<h2 id="summary-title" data-test="title">${pref.title}</h2>`;
+    (options.headingLevel ?? 1) === 1
+      ? html`<h1 id="summary-title" data-test="title">${receipt.title}</h1>`
+      : html`<h2 id="summary-title" data-test="title">${receipt.title}</h2>`;
   return html`<section class="card" aria-labelledby="summary-title" data-test="summary">
 ${heading}
-<p class="amount" data-test="amount"><span class="hint">${m.total}</span> ${amountText}</p>
+<p class="amount" data-test="amount"><span class="hint">${m.total}</span> ${receipt.amountText}</p>
 <dl class="facts">
-${pref.externalId ? html`<dt>${m.reference}</dt><dd data-test="external-id">${pref.externalId}</dd>` : null}
-${pref.status === 'OPEN' ? html`<dt>${m.payBefore}</dt><dd>${formatDateTime(pref.expiresAt, m)}</dd>` : null}
+${receipt.externalId ? html`<dt>${m.reference}</dt><dd data-test="external-id">${receipt.externalId}</dd>` : null}
+${payable && payable.payBefore !== null ? html`<dt>${m.payBefore}</dt><dd>${formatDateTime(payable.payBefore, m)}</dd>` : null}
 ${who.length > 0 ? html`<dt>${m.payingAs}</dt><dd data-test="payer">${who.join(' · ')}</dd>` : null}
 </dl>
 </section>`;

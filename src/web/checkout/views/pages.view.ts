@@ -2,9 +2,10 @@ import type { CheckoutPreference } from '../../../domain/checkout-preferences/ch
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import { CSRF_FIELD } from '../security.ts';
-import type { PageContext } from './layout.ts';
-import { layout, summary } from './layout.ts';
+import type { PageContext, Receipt } from './layout.ts';
+import { layout, payableFactsOf, receiptOf, summary } from './layout.ts';
 
+/** An order that can still be paid: the only order page that shows who pays. */
 export type OrderPageModel = {
   pref: CheckoutPreference;
   amountText: string;
@@ -25,7 +26,7 @@ export type OrderPageModel = {
  */
 export function renderOrderPage(ctx: PageContext, model: OrderPageModel): SafeHtml {
   const m = ctx.messages;
-  const body = html`${summary(model.pref, model.amountText, m)}
+  const body = html`${summary(receiptOf(model.pref, model.amountText), m, { payable: payableFactsOf(model.pref) })}
 <section class="card" aria-labelledby="panel-title" data-test="panel" data-method-type="${model.methodType}">
 <h2 id="panel-title">${m.payWith(model.methodLabel)}</h2>
 ${model.panel}
@@ -52,11 +53,14 @@ ${model.chooseAnotherUrl ? html`<a class="button button--secondary" href="${mode
 
 export type ResultKind = 'paid' | 'failed' | 'expired' | 'refunded';
 
+/**
+ * A finished order. Its URL outlives the payment (history, e-mails, screenshots), so the page gets
+ * the receipt only: no payer, no card, no payment instructions.
+ */
 export type ResultModel = {
-  pref: CheckoutPreference;
-  amountText: string;
+  receipt: Receipt;
   kind: ResultKind;
-  /** Why it failed, or which card paid (brand and last 4 only). */
+  /** Why it failed, in the payer's language, from a closed list (never the processor's text). */
   detail: string | null;
   /** Back to the checkout when it can still be paid. */
   tryAgainUrl: string | null;
@@ -83,17 +87,20 @@ ${model.detail ? html`<p data-test="result-detail">${model.detail}</p>` : null}
 ${text && text !== model.detail ? html`<p>${text}</p>` : null}
 ${model.tryAgainUrl ? html`<p><a class="button" href="${model.tryAgainUrl}" data-test="try-again">${m.tryAgain}</a></p>` : html`<p class="hint">${m.closeHint}</p>`}
 </section>
-${summary(model.pref, model.amountText, m, { headingLevel: 2 })}`;
+${summary(model.receipt, m, { headingLevel: 2 })}`;
   return layout(ctx, title, body);
 }
 
 export type StateKind = 'expired' | 'paid' | 'notFound' | 'csrf' | 'error' | 'badRequest' | 'noMethods';
 
-/** Pages for a checkout that cannot be paid (expired, paid, unknown) and for refused or failed requests. */
+/**
+ * Pages for a checkout that cannot be paid (expired, paid, unknown) and for refused or failed
+ * requests: at most the receipt of the checkout, never its payer.
+ */
 export function renderState(
   ctx: PageContext,
   kind: StateKind,
-  pref: { pref: CheckoutPreference; amountText: string } | null,
+  receipt: Receipt | null,
   backUrl: string | null = null,
 ): SafeHtml {
   const m = ctx.messages;
@@ -112,6 +119,6 @@ export function renderState(
 <p>${text}</p>
 ${backUrl ? html`<p><a class="button" href="${backUrl}" data-test="back">${m.backToCheckout}</a></p>` : null}
 </section>
-${pref ? summary(pref.pref, pref.amountText, m, { headingLevel: 2 }) : null}`;
+${receipt ? summary(receipt, m, { headingLevel: 2 }) : null}`;
   return layout(ctx, title, body);
 }
