@@ -12,9 +12,16 @@ import { openDatabase } from './db/database.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
 import { applyRatesFile } from './domain/currencies/rates-file.ts';
+import { AccountService } from './domain/dashboard/account.service.ts';
+import { AuditLogService, CLI_ACTOR } from './domain/dashboard/audit.ts';
+import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
+import { DashboardStatsService } from './domain/dashboard/stats.ts';
+import { TeamService } from './domain/dashboard/team.service.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';
+import { MerchantProfileService } from './domain/merchants/merchant-profile.ts';
 import { parseSettings } from './domain/merchants/merchant-settings.ts';
+import { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
 import { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
@@ -39,6 +46,7 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
+import { paymentKeyChecks } from './providers/payment-key-checks.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createProviders } from './providers/registry.ts';
 import { TEST_MODE_DEFAULTS } from './providers/test-mode-defaults.ts';
@@ -233,14 +241,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   };
   const urlPolicy = (url: string) => webhookUrlProblem(url, addressPolicy);
   const secretsKey = loadSecretsKey(config);
+  const secretBox = new SecretBox(secretsKey);
   const signer = new LinkSigner(createHash('sha256').update('cobro payer links').update(secretsKey).digest());
-  const webhooks = new WebhookService(
-    uow,
-    clock,
-    new SecretBox(secretsKey),
-    urlPolicy,
-    config.webhooks.secretOverlapSeconds * 1000,
-  );
+  const webhooks = new WebhookService(uow, clock, secretBox, urlPolicy, config.webhooks.secretOverlapSeconds * 1000);
 
   // One card check for the checkout and the payer page: the same rules wherever a card is typed.
   const checkCard: CardValidator = (card, now) => {
@@ -250,7 +253,15 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     );
     return checked.ok ? { ok: true } : { ok: false, errors: checked.errors };
   };
-  const merchants = new MerchantService(uow, clock);
+  // Revocations committed by other processes reach the key cache before it is trusted.
+  const credentialWatch = await database.watchCredentials({
+    onDown: (error) =>
+      logger.warn({ err: error }, 'key revocation listener lost: API keys are read on every request until it is back'),
+    onLive: () => logger.info('key revocation listener is back: API keys are cached again'),
+    onUnconfirmed: (processes) =>
+      logger.warn({ processes }, 'key revoked, but not every running process confirmed it dropped the key in time'),
+  });
+  const merchants = new MerchantService(uow, clock, credentialWatch);
   const paymentMethods = new PaymentMethodService(uow, currencies);
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const orders = new PaymentOrderService(
@@ -299,6 +310,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   };
   const services: RouteDeps = {
     merchants,
+    profiles: new MerchantProfileService(uow, clock),
+    paymentSettings: new PaymentSettingsService(merchants, paymentKeyChecks, TEST_MODE_DEFAULTS),
     paymentMethods,
     currencies,
     orders,
@@ -322,6 +335,13 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       config.publicUrl,
     ),
     mailbox: new TestMailboxService(uow),
+    dashboard: {
+      auth: new DashboardAuthService(uow, clock, secretBox),
+      team: new TeamService(uow, clock, config.publicUrl),
+      account: new AccountService(uow, clock, secretBox, config.publicUrl),
+      audit: new AuditLogService(uow, clock),
+      stats: new DashboardStatsService(uow),
+    },
   };
 
   const app = await buildApp(services, {
@@ -369,6 +389,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       sendWebhook.close();
       sweeper.stop();
       await app.close();
+      await credentialWatch.close();
       await database.close();
     },
   };
@@ -387,6 +408,12 @@ async function ensureMerchant(cobro: Cobro, config: Config): Promise<void> {
     return;
   }
   const demo = await merchants.createMerchant('Demo merchant', 'test');
+  const invitation = await cobro.services.dashboard.team.invite(
+    demo.merchantId,
+    'owner@demo.invalid',
+    'owner',
+    CLI_ACTOR,
+  );
   process.stdout.write(
     [
       '',
@@ -394,6 +421,9 @@ async function ensureMerchant(cobro: Cobro, config: Config): Promise<void> {
       `  merchant_id  ${demo.merchantId}`,
       `  x-api-key    ${demo.apiKey}`,
       `  x-api-secret ${demo.apiSecret}`,
+      '',
+      'Open the dashboard as its owner (sign in as owner@demo.invalid; the link is valid 72 hours, once):',
+      `  ${invitation.inviteUrl}`,
       '',
       '',
     ].join('\n'),

@@ -1,12 +1,16 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
+import { CLI_ACTOR } from '../domain/dashboard/audit.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
 import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
+import type {
+  PaymentSettingsField,
+  PaymentSettingsInput,
+  PaymentSettingsService,
+} from '../domain/merchants/payment-settings.ts';
 import { AppError } from '../domain/shared/errors.ts';
 import { createCobro } from '../main.ts';
-import { deriveBtcAddress, deriveEvmAddress } from '../providers/crypto-onchain/derivation.ts';
-import { detectPixKeyType } from '../providers/pix/br-code.ts';
 import { apiClientFromEnv, CliError } from './api-client.ts';
 import { listen, parseForwardTo } from './listen.ts';
 import { formatTrigger, trigger } from './trigger.ts';
@@ -19,6 +23,9 @@ Commands:
   keys create --merchant ID --mode test|live [--json]
                                                    new key pair for a merchant
   keys revoke KEY                                  revoke a key (its secret stops working at once)
+  user invite --merchant ID --email EMAIL --role owner|admin|developer|viewer [--json]
+                                                   a dashboard invitation link (valid 72 hours, once),
+                                                   also e-mailed to EMAIL
   settings show --merchant ID                      the merchant's payment settings
   settings set --merchant ID [options]             set payment settings (test mode has working defaults):
       --pix-key KEY --pix-name NAME --pix-city CITY
@@ -43,59 +50,43 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** Builds a settings patch from the flags, checking each value the way the checkout will use it. */
-function settingsPatch(v: Record<string, string | boolean | undefined>): StoredSettings {
-  const str = (name: string): string | undefined => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
-  const patch: StoredSettings = {};
-  const pixKey = str('pix-key');
-  if (pixKey !== undefined) {
-    if (!detectPixKeyType(pixKey)) {
-      fail('--pix-key must be a PIX key: CPF, CNPJ, +55 phone, e-mail or random key (EVP)');
+/**
+ * Builds a settings patch from the flags, checked by the same function as the dashboard's
+ * payment settings form (each value the way the checkout will use it); messages name the flags.
+ */
+function settingsPatch(
+  settings: PaymentSettingsService,
+  v: Record<string, string | boolean | undefined>,
+): StoredSettings {
+  const input: PaymentSettingsInput = {};
+  for (const field of SETTINGS_FIELDS) {
+    const value = v[field.replaceAll('_', '-')];
+    if (typeof value === 'string') {
+      input[field] = value;
     }
-    const name = str('pix-name');
-    const city = str('pix-city');
-    if (!name || !city) {
-      fail('--pix-key needs --pix-name and --pix-city (they appear in the BR Code)');
-    }
-    patch.pix = { key: pixKey, merchant_name: name, city };
   }
-  const btc = str('btc-xpub');
-  const network = str('btc-network') ?? 'mainnet';
-  if (network !== 'mainnet' && network !== 'testnet') {
-    fail('--btc-network must be mainnet or testnet');
-  }
-  if (btc !== undefined) {
-    try {
-      deriveBtcAddress(btc, 0, network);
-    } catch (error) {
-      fail(`--btc-xpub: ${(error as Error).message}`);
-    }
-    patch.crypto = { ...patch.crypto, btc_xpub: btc, btc_network: network };
-  }
-  const evm = str('evm-xpub');
-  if (evm !== undefined) {
-    try {
-      deriveEvmAddress(evm, 0);
-    } catch (error) {
-      fail(`--evm-xpub: ${(error as Error).message}`);
-    }
-    patch.crypto = { ...patch.crypto, evm_xpub: evm };
-  }
-  const bankName = str('bank-name');
-  if (bankName !== undefined) {
-    const holder = str('bank-holder');
-    const account = str('bank-account');
-    const routing = str('bank-routing');
-    if (!holder || !account || !routing) {
-      fail('--bank-name needs --bank-holder, --bank-account and --bank-routing');
-    }
-    patch.bank = { bank_name: bankName, account_holder: holder, account_number: account, routing };
+  const { patch, problems } = settings.check(input, (field) => `--${field.replaceAll('_', '-')}`);
+  if (problems.length > 0) {
+    fail(problems.map((p) => p.message).join('\ncobro: '));
   }
   if (Object.keys(patch).length === 0) {
     fail('settings set needs at least one of --pix-key, --btc-xpub, --evm-xpub, --bank-name');
   }
   return patch;
 }
+
+const SETTINGS_FIELDS = [
+  'pix_key',
+  'pix_name',
+  'pix_city',
+  'btc_xpub',
+  'btc_network',
+  'evm_xpub',
+  'bank_name',
+  'bank_holder',
+  'bank_account',
+  'bank_routing',
+] as const satisfies readonly PaymentSettingsField[];
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -119,6 +110,8 @@ async function main(argv: string[]): Promise<void> {
       'bank-routing': { type: 'string' },
       'forward-to': { type: 'string' },
       'api-url': { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -188,6 +181,21 @@ async function main(argv: string[]): Promise<void> {
       }
       await merchants.revokeKey(arg);
       process.stdout.write(`revoked ${arg}\n`);
+    } else if (command === 'user' && sub === 'invite') {
+      if (!values.merchant || !values.email || !values.role) {
+        fail('user invite needs --merchant ID --email EMAIL --role owner|admin|developer|viewer');
+      }
+      const invitation = await cobro.services.dashboard.team.invite(
+        values.merchant,
+        values.email,
+        values.role,
+        CLI_ACTOR,
+      );
+      process.stdout.write(
+        values.json
+          ? `${JSON.stringify({ email: invitation.email, role: invitation.role, merchant_id: invitation.merchantId, invite_url: invitation.inviteUrl })}\n`
+          : `Invitation for ${invitation.email} (${invitation.role}), valid 72 hours, once:\n  ${invitation.inviteUrl}\n`,
+      );
     } else if (command === 'settings' && (sub === 'show' || sub === 'set')) {
       if (!values.merchant) {
         fail(`settings ${sub} needs --merchant ID`);
@@ -195,7 +203,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'show') {
         process.stdout.write(`${JSON.stringify(await merchants.getSettings(values.merchant), null, 2)}\n`);
       } else {
-        const patch = settingsPatch(values);
+        const patch = settingsPatch(cobro.services.paymentSettings, values);
         const saved = await merchants.updateSettings(values.merchant, patch);
         process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
       }

@@ -5,6 +5,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Repositories } from '../domain/repositories.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
+import type { CredentialWatch, CredentialWatchEvents } from './credential-freshness.ts';
+import { PostgresKeyRevocationListener, SqliteDataVersion } from './credential-freshness.ts';
 import { GroupCommitWriter } from './group-commit.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { makeRepositories } from './repositories/index.ts';
@@ -24,6 +26,12 @@ export type OpenDatabase = {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   durability(): Promise<DurabilitySettings>;
+  /**
+   * Starts noticing key changes made by other processes, for the key cache (see
+   * CredentialFreshness): SQLite polls `PRAGMA data_version`, PostgreSQL opens a `LISTEN`
+   * connection (resolved once its first attempt is over). Closed by `close()` at the latest.
+   */
+  watchCredentials(events?: CredentialWatchEvents): Promise<CredentialWatch>;
   close(): Promise<void>;
 };
 
@@ -137,6 +145,8 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
   runDirectlyOnSqlite(readerDb, readerConnection);
   const writer = new GroupCommitWriter(writerRaw, makeRepositories(writerDb));
   const read = makeRepositories(readerDb);
+  // Polled on the writer: its own commits (all of this process's) do not change data_version.
+  const dataVersion = new SqliteDataVersion(writerRaw);
   return {
     kind: 'sqlite',
     db: readerDb,
@@ -157,7 +167,11 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
         synchronous: String(writerRaw.pragma('synchronous', { simple: true })),
       };
     },
+    async watchCredentials() {
+      return dataVersion;
+    },
     async close() {
+      await dataVersion.close();
       await writer.drain();
       await readerDb.destroy();
       await writerDb.destroy();
@@ -176,6 +190,7 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const read: Repositories = makeRepositories(db);
+  const listeners = new Set<PostgresKeyRevocationListener>();
   return {
     kind: 'postgres',
     db,
@@ -197,7 +212,14 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
       const fs = await sql<{ fsync: string }>`show fsync`.execute(db);
       return { synchronous_commit: sc.rows[0]?.synchronous_commit ?? '', fsync: fs.rows[0]?.fsync ?? '' };
     },
+    async watchCredentials(events) {
+      const listener = new PostgresKeyRevocationListener(options.url, events);
+      listeners.add(listener);
+      await listener.start();
+      return listener;
+    },
     async close() {
+      await Promise.all([...listeners].map((listener) => listener.close()));
       await db.destroy();
     },
   };

@@ -12,6 +12,10 @@ export type ApiKeysTable = {
   secret_hash: string;
   created_at: bigint;
   revoked_at: bigint | null;
+  /** Given in the dashboard; null for keys made before 0009 or by the command line. */
+  name: string | null;
+  /** Written at most once an hour per key and process (MerchantService.authenticate). */
+  last_used_at: bigint | null;
 };
 
 export type PaymentMethodsTable = {
@@ -273,6 +277,70 @@ export type IdempotencyKeysTable = {
   expires_at: bigint;
 };
 
+export type DashboardUsersTable = {
+  id: string;
+  email: string;
+  password_hash: string;
+  totp_secret: string | null;
+  totp_enabled_at: bigint | null;
+  totp_last_step: bigint | null;
+  recovery_codes: string;
+  locale: string;
+  created_at: bigint;
+};
+export type DashboardMembershipsTable = { user_id: string; merchant_id: string; role: string; created_at: bigint };
+export type DashboardInvitationsTable = {
+  token_hash: string;
+  merchant_id: string;
+  email: string;
+  role: string;
+  invited_by: string | null;
+  created_at: bigint;
+  expires_at: bigint;
+  used_at: bigint | null;
+};
+export type DashboardSessionsTable = {
+  id_hash: string;
+  user_id: string;
+  stage: string;
+  created_at: bigint;
+  last_seen_at: bigint;
+  expires_at: bigint;
+  ip: string;
+  user_agent: string;
+};
+export type DashboardPasswordResetsTable = {
+  token_hash: string;
+  user_id: string;
+  created_at: bigint;
+  expires_at: bigint;
+  used_at: bigint | null;
+};
+export type DashboardThrottleTable = { key: string; window_start: bigint; failures: bigint };
+export type AuditLogTable = {
+  id: string;
+  merchant_id: string;
+  user_id: string | null;
+  actor: string;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  ip: string | null;
+  detail: string;
+  at: bigint;
+};
+
+/** A merchant's logo, addressed by its SHA-256 (data: the bytes in base64). */
+export type MerchantLogosTable = {
+  merchant_id: string;
+  sha256: string;
+  content_type: string;
+  width: bigint;
+  height: bigint;
+  data: string;
+  created_at: bigint;
+};
+
 export type Database = {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -291,4 +359,12 @@ export type Database = {
   webhook_attempts: WebhookAttemptsTable;
   recurrent_payments: RecurrentPaymentsTable;
   outbound_emails: OutboundEmailsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_memberships: DashboardMembershipsTable;
+  dashboard_invitations: DashboardInvitationsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_password_resets: DashboardPasswordResetsTable;
+  dashboard_throttle: DashboardThrottleTable;
+  audit_log: AuditLogTable;
+  merchant_logos: MerchantLogosTable;
 };

@@ -1,4 +1,6 @@
 import type { CheckoutPreferenceRepository } from './checkout-preferences/checkout-preference.ts';
+import type { DashboardRepository } from './dashboard/dashboard-user.ts';
+import type { DashboardStatsRepository } from './dashboard/stats.ts';
 import type { EventRepository } from './events/event.ts';
 import type { IdempotencyRepository } from './idempotency/idempotency.ts';
 import type {
@@ -7,6 +9,7 @@ import type {
   MerchantRepository,
   TestClockRepository,
 } from './merchants/merchant.repository.ts';
+import type { MerchantLogoRepository } from './merchants/merchant-profile.ts';
 import type { EmailRepository } from './notifications/email.ts';
 import type { PaymentMethodRepository } from './payment-methods/payment-method.ts';
 import type { PaymentOrderRepository } from './payment-orders/payment-order.ts';
@@ -30,4 +33,7 @@ export type Repositories = {
   eventQueries: EventQueryRepository;
   recurrentPayments: RecurrentPaymentRepository;
   emails: EmailRepository;
+  dashboard: DashboardRepository;
+  dashboardStats: DashboardStatsRepository;
+  merchantLogos: MerchantLogoRepository;
 };

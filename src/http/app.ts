@@ -9,6 +9,8 @@ import sjson from 'secure-json-parse';
 import { AppError } from '../domain/shared/errors.ts';
 import { newId } from '../domain/shared/ids.ts';
 import { checkoutPages } from '../web/checkout/checkout.plugin.ts';
+import { dashboardPages } from '../web/dashboard/dashboard.plugin.ts';
+import { planLinkPages } from '../web/links/links.plugin.ts';
 import { mailboxPages } from '../web/mailbox/mailbox.plugin.ts';
 import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts';
 import './types.ts';
@@ -246,6 +248,13 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   await app.register(checkoutPages, deps);
   await app.register(mailboxPages, { ...deps, smtpConfigured: options.smtpConfigured ?? false });
   await app.register(subscriptionPages, deps);
+  await app.register(planLinkPages, {
+    paymentLinks: deps.paymentLinks,
+    preferences: deps.preferences,
+    publicUrl: deps.publicUrl,
+    signer: deps.signer,
+  });
+  await app.register(dashboardPages, deps);
 
   // 5. The merchant API: authenticated, rate limited per key, idempotent POSTs.
   await app.register(async (v1) => {

@@ -780,6 +780,9 @@ const ALLOWED_TAGS = new Set([
   'body',
   'p',
   'main',
+  // Whom the payer pays: the merchant's business profile (a header, and an img when it has a logo).
+  'header',
+  'img',
   'section',
   'h1',
   'h2',

@@ -74,6 +74,10 @@ const ALLOWED = [
   /^\/checkout\//,
   /^\/subscriptions\//,
   /^\/test-mailbox\//,
+  // The public link of each subscription plan (docs/subscriptions.md, "Public plan links").
+  /^\/l\//,
+  // The merchant dashboard (docs/dashboard.md): HTML pages with their own error pages.
+  /^\/dashboard([/*].*)?$/,
 ];
 
 function assertErrorAnswer(res: LightMyRequestResponse, what: string): void {
@@ -216,7 +220,7 @@ describeBackends('error model and route inventory (R13)', (build) => {
     });
 
     await t.test(
-      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout, /subscriptions, /test-mailbox and /v1',
+      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout, /subscriptions, /test-mailbox, /l, /dashboard and /v1',
       async () => {
         const { app } = await fresh();
         const routes = registeredRoutes(app);

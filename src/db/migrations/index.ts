@@ -4,6 +4,10 @@ import * as m0002 from './0002_create_payment_orders.ts';
 import * as m0003 from './0003_create_webhooks.ts';
 import * as m0004 from './0004_create_recurrent_payments.ts';
 import * as m0005 from './0005_plan_versions_and_saved_cards.ts';
+import * as m0006 from './0006_dashboard_users.ts';
+import * as m0007 from './0007_dashboard_stats_indexes.ts';
+import * as m0008 from './0008_merchant_logos.ts';
+import * as m0009 from './0009_api_key_names.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -13,5 +17,9 @@ export const migrationProvider: MigrationProvider = {
     '0003_create_webhooks': m0003,
     '0004_create_recurrent_payments': m0004,
     '0005_plan_versions_and_saved_cards': m0005,
+    '0006_dashboard_users': m0006,
+    '0007_dashboard_stats_indexes': m0007,
+    '0008_merchant_logos': m0008,
+    '0009_api_key_names': m0009,
   }),
 };

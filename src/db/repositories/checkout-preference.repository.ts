@@ -145,6 +145,41 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
     if (filter.externalId !== undefined) {
       q = q.where('external_id', '=', filter.externalId);
     }
+    if (filter.createdGte !== undefined) {
+      q = q.where('created_at', '>=', BigInt(filter.createdGte));
+    }
+    if (filter.createdLt !== undefined) {
+      q = q.where('created_at', '<', BigInt(filter.createdLt));
+    }
+    if (filter.paymentMethodType !== undefined) {
+      const type = filter.paymentMethodType;
+      q = q.where('payment_order_id', 'in', (eb) =>
+        eb
+          .selectFrom('payment_orders')
+          .select('payment_orders.id')
+          .where('payment_orders.merchant_id', '=', merchantId)
+          .where('payment_orders.mode', '=', mode)
+          .where('payment_orders.payment_method_type', '=', type),
+      );
+    }
+    if (filter.payerEmail !== undefined) {
+      const email = filter.payerEmail.toLowerCase();
+      q = q.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['payer_email']), '=', email),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('payment_orders')
+              .select('payment_orders.checkout_preference_id')
+              .where('payment_orders.merchant_id', '=', merchantId)
+              .where('payment_orders.mode', '=', mode)
+              .where((o) => o(o.fn('lower', ['payment_orders.payer_email']), '=', email)),
+          ),
+        ]),
+      );
+    }
     if (filter.status) {
       // An OPEN row past its expiry reads as EXPIRED (see effectiveStatus), so filter the same way.
       const now = BigInt(filter.now ?? Date.now());

@@ -3,10 +3,13 @@ import type { Repositories } from '../../domain/repositories.ts';
 import type { Database } from '../schema.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
+import { KyselyDashboardRepository } from './dashboard.repository.ts';
+import { KyselyDashboardStatsRepository } from './dashboard-stats.repository.ts';
 import { KyselyEmailRepository } from './email.repository.ts';
 import { KyselyEventRepository } from './event.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
+import { KyselyMerchantLogoRepository } from './merchant-logo.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
@@ -29,5 +32,8 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     eventQueries: new KyselyEventQueryRepository(db),
     recurrentPayments: new KyselyRecurrentPaymentRepository(db),
     emails: new KyselyEmailRepository(db),
+    dashboard: new KyselyDashboardRepository(db),
+    dashboardStats: new KyselyDashboardStatsRepository(db),
+    merchantLogos: new KyselyMerchantLogoRepository(db),
   };
 }

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { ApiKeyRepository, MerchantRepository } from '../../domain/merchants/merchant.repository.ts';
 import type { ApiKey, Merchant, Mode } from '../../domain/merchants/merchant.ts';
-import type { Database } from '../schema.ts';
+import { KEY_REVOKED_CHANNEL } from '../credential-freshness.ts';
+import type { ApiKeysTable, Database } from '../schema.ts';
 
 export class KyselyMerchantRepository implements MerchantRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -40,6 +42,19 @@ export class KyselyMerchantRepository implements MerchantRepository {
   }
 }
 
+function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    key: row.key,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    secretHash: Buffer.from(row.secret_hash, 'hex'),
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    name: row.name ?? null,
+    lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
+  };
+}
+
 export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -53,25 +68,43 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
         secret_hash: key.secretHash.toString('hex'),
         created_at: BigInt(key.createdAt),
         revoked_at: key.revokedAt === null ? null : BigInt(key.revokedAt),
+        name: key.name ?? null,
       })
       .execute();
   }
 
   async get(key: string): Promise<ApiKey | undefined> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('key', '=', key).executeTakeFirst();
-    if (!row) {
-      return undefined;
-    }
-    return {
-      key: row.key,
-      merchantId: row.merchant_id,
-      mode: row.mode as Mode,
-      secretHash: Buffer.from(row.secret_hash, 'hex'),
-      createdAt: Number(row.created_at),
-      revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-    };
+    return row ? toApiKey(row) : undefined;
   }
 
+  async list(merchantId: string, mode: Mode): Promise<ApiKey[]> {
+    // The api_keys_merchant index (merchant_id, mode); a merchant has a handful of keys.
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .orderBy('created_at', 'desc')
+      .orderBy('key', 'desc')
+      .execute();
+    return rows.map(toApiKey);
+  }
+
+  async touch(key: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: BigInt(at) })
+      .where('key', '=', key)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', BigInt(at))]))
+      .execute();
+  }
+
+  /**
+   * On PostgreSQL also announces the key on KEY_REVOKED_CHANNEL, so every listening process
+   * drops it from its cache: PostgreSQL delivers the notification when this transaction
+   * commits, and not at all if it rolls back. (SQLite processes notice through data_version.)
+   */
   async revoke(key: string, at: number): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')
@@ -79,9 +112,10 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
       .where('key', '=', key)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) {
-      return true;
+    const exists = Number(result.numUpdatedRows) > 0 || (await this.get(key)) !== undefined;
+    if (exists && this.db.getExecutor().adapter instanceof PostgresAdapter) {
+      await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${key})`.execute(this.db);
     }
-    return (await this.get(key)) !== undefined;
+    return exists;
   }
 }

@@ -85,6 +85,11 @@ export class KyselyPaymentLinkRepository implements PaymentLinkRepository {
     return row && row.merchant_id === merchantId && row.mode === mode ? toPaymentLink(row) : undefined;
   }
 
+  async getById(id: string): Promise<PaymentLink | undefined> {
+    const row = await this.db.selectFrom('payment_links').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toPaymentLink(row) : undefined;
+  }
+
   async list(
     merchantId: string,
     mode: Mode,

@@ -171,6 +171,13 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     if (f.createdLt !== undefined) {
       q = q.where('created_at', '<', BigInt(f.createdLt));
     }
+    if (f.paymentMethodType !== undefined) {
+      q = q.where('payment_method_type', '=', f.paymentMethodType);
+    }
+    if (f.payerEmail !== undefined) {
+      const email = f.payerEmail.toLowerCase();
+      q = q.where((eb) => eb(eb.fn('lower', ['payer_email']), '=', email));
+    }
     if (page.cursor) {
       q = q.where(afterCursor<Database, 'payment_orders'>(page.cursor));
     }

@@ -315,6 +315,19 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return rows.map(toDelivery);
   }
 
+  async recentDeliveriesForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+    // The webhook_deliveries_endpoint index (0009).
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
   async attemptsForEvent(eventId: string): Promise<WebhookAttempt[]> {
     const rows = await this.db
       .selectFrom('webhook_attempts')

@@ -22,9 +22,12 @@ export type CreatePreferenceInput = {
   amount?: number | null;
   currency?: string | null;
   title?: string | null;
-  origin: 'API';
+  /** `API` from the API; `PAYMENT_LINK` when the merchant creates it in the dashboard (INTERFACE.md §2). */
+  origin: 'API' | 'PAYMENT_LINK';
   externalId?: string | null;
   expirationDate?: string | null;
+  /** Instead of expirationDate: how long from now, by the merchant's clock (the dashboard's "expires in" choice). */
+  expiresInMs?: number | null;
   payer?: PayerInput | null;
   paymentMethodTypes?: PaymentMethodType[] | null;
   selectedPaymentMethodId?: string | null;
@@ -128,7 +131,14 @@ export class CheckoutPreferenceService {
     // 2. Who pays, when it expires, where to notify and redirect.
     const payer = normalizePayer(input.payer, messages);
     let expiresAt = now + DEFAULT_EXPIRY_MS;
-    if (input.expirationDate !== undefined && input.expirationDate !== null && input.expirationDate !== '') {
+    if (input.expiresInMs !== undefined && input.expiresInMs !== null) {
+      if (!Number.isInteger(input.expiresInMs) || input.expiresInMs < 60_000 || input.expiresInMs > MAX_EXPIRY_MS) {
+        messages.push('expires_in must be from 1 minute to 7 days');
+      } else {
+        const at = now + input.expiresInMs;
+        expiresAt = at - (at % 1000);
+      }
+    } else if (input.expirationDate !== undefined && input.expirationDate !== null && input.expirationDate !== '') {
       const parsed = parseRfc3339(input.expirationDate);
       if (parsed === null) {
         messages.push('expiration_date must be an RFC 3339 timestamp such as 2024-06-12T15:26:47Z');
@@ -203,7 +213,7 @@ export class CheckoutPreferenceService {
       amountMinor,
       currency,
       title,
-      origin: 'API',
+      origin: input.origin,
       originId: null,
       externalId: input.externalId ?? null,
       paymentLinkId: link?.id ?? null,

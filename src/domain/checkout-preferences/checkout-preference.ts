@@ -60,6 +60,12 @@ export type PreferenceFilter = {
   status?: PreferenceStatus;
   type?: PreferenceType;
   externalId?: string;
+  createdGte?: number;
+  createdLt?: number;
+  /** Preferences whose latest payment order used this method type (dashboard filter; the API does not offer it). */
+  paymentMethodType?: PaymentMethodType;
+  /** The payer's e-mail, given by the merchant or typed on one of its orders, without regard to case (dashboard filter). */
+  payerEmail?: string;
   /** The caller's now, so an OPEN row past its expiry filters as EXPIRED. */
   now?: number;
 };

@@ -17,6 +17,10 @@ export type ApiKey = {
   secretHash: Buffer;
   createdAt: number;
   revokedAt: number | null;
+  /** What the merchant called it in the dashboard (absent or null: unnamed). */
+  name?: string | null;
+  /** Roughly when it last authenticated a request (recorded at most once an hour); null: never seen. */
+  lastUsedAt?: number | null;
 };
 
 /** Who is calling: resolved from the key pair on every request. */

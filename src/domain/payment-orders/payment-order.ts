@@ -85,6 +85,10 @@ export type PaymentOrderFilter = {
   status?: PaymentOrderStatus;
   createdGte?: number;
   createdLt?: number;
+  /** The method type the payer chose (dashboard filter; the API does not offer it). */
+  paymentMethodType?: PaymentMethodType;
+  /** The payer's e-mail, compared without regard to case (dashboard filter). */
+  payerEmail?: string;
 };
 
 /** The fields a transition may change besides status. */

@@ -216,6 +216,15 @@ export class PaymentLinkService {
     return link;
   }
 
+  /**
+   * For the public plan link `/l/{id}`: the plan by id alone, ACTIVE or ARCHIVED (the page tells
+   * the payer an archived plan is no longer offered). The id is the public link itself, like a
+   * checkout id; undefined for an unknown or malformed id.
+   */
+  async getForPublicLink(id: string): Promise<PaymentLink | undefined> {
+    return isWellFormedId(id) ? this.uow.read.paymentLinks.getById(id) : undefined;
+  }
+
   list(caller: Caller, page: PageRequest, filter: { status?: PaymentLinkStatus }): Promise<Page<PaymentLink>> {
     return this.uow.read.paymentLinks.list(caller.merchantId, caller.mode, page, filter);
   }

@@ -56,6 +56,8 @@ export type PaymentLinkVersion = PlanTerms & {
 export interface PaymentLinkRepository {
   insert(link: PaymentLink): Promise<void>;
   get(merchantId: string, mode: Mode, id: string): Promise<PaymentLink | undefined>;
+  /** By id alone, whoever owns it: only for the public plan link `/l/{id}`, where the id is the link. */
+  getById(id: string): Promise<PaymentLink | undefined>;
   list(
     merchantId: string,
     mode: Mode,

@@ -1,4 +1,5 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
+import { profileIn } from '../merchants/merchant-profile.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { Repositories } from '../repositories.ts';
 import { toWireTime } from '../shared/clock.ts';
@@ -49,10 +50,16 @@ export async function queueRenewalMail(
     return;
   }
   const decimals = deps.currencies.get(rec.currency)?.decimals ?? 2;
+  // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
+  const payee = await profileIn(repos, rec.merchantId);
+  const merchantName = oneLine(payee?.displayName ?? '');
+  const title = oneLine(rec.title);
   const text = [
     `Hello ${rec.payer.firstName ?? ''},`.trim(),
     '',
     `Your subscription "${rec.title}" renews: ${formatMinor(rec.amountMinor, decimals)} ${rec.currency}, due by ${toWireTime(order.expiresAt)}.`,
+    ...(merchantName ? [`This subscription is with ${merchantName}.`] : []),
+    ...(payee?.supportEmail ? [`Questions about it? Write to ${payee.supportEmail}.`] : []),
     '',
     ...instructionsText(order),
     '',
@@ -64,7 +71,7 @@ export async function queueRenewalMail(
     merchantId: rec.merchantId,
     mode: rec.mode,
     to: rec.payer.email,
-    subject: `Payment due: ${rec.title}`,
+    subject: merchantName ? `Payment due: ${title} (${merchantName})` : `Payment due: ${title}`,
     text,
     status: 'PENDING',
     attempts: 0,
@@ -72,4 +79,9 @@ export async function queueRenewalMail(
     createdAt: deps.now,
     sentAt: null,
   });
+}
+
+/** Text for a one-line place (a subject): no line breaks or other control characters. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\s]+/gu, ' ').trim();
 }

@@ -61,6 +61,11 @@ export class SubscriptionService {
     private readonly options: SubscriptionOptions,
   ) {}
 
+  /** How failed renewals are retried (SUBSCRIPTION_RETRY_DAYS, SUBSCRIPTION_CANCEL_AFTER_RETRIES), for the dashboard. */
+  dunningPolicy(): { retryDays: readonly number[]; cancelWhenRetriesExhausted: boolean } {
+    return { retryDays: this.options.retryDays, cancelWhenRetriesExhausted: this.options.cancelWhenRetriesExhausted };
+  }
+
   /** Set once at wiring time (payment orders and subscriptions need each other). */
   useCharger(charger: RenewalCharger): void {
     this.charger = charger;

@@ -2,6 +2,7 @@ import type { DomainEvent } from '../events/event.ts';
 import type { Caller, Mode } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
 import type { Clock } from '../shared/clock.ts';
+import { toWireTime } from '../shared/clock.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
@@ -29,6 +30,12 @@ export const EVENT_TYPES: readonly string[] = [
   'RECURRENT_PAYMENT.REJECTED',
   'RECURRENT_PAYMENT.EXPIRED',
 ];
+
+/**
+ * The type of a test event (the dashboard's "Send test event"): delivered only to the endpoint
+ * it was sent to, whatever its event_types, signed like any other. Not subscribable.
+ */
+export const TEST_EVENT_TYPE = 'WEBHOOK_ENDPOINT.TEST';
 
 export const merchantSecretOwner = (merchantId: string, mode: Mode): string => `merchant:${merchantId}:${mode}`;
 
@@ -278,6 +285,80 @@ export class WebhookService {
   async rotateEndpointSecret(caller: Caller, id: string): Promise<{ secret: string; previousExpiresAt: number }> {
     await this.getEndpoint(caller, id);
     return this.uow.transaction((repos) => this.rotate(repos, id));
+  }
+
+  /**
+   * A test event for one endpoint: recorded as an event of type TEST_EVENT_TYPE with one
+   * delivery, to that endpoint only, which the delivery job sends, signs and logs like any
+   * other (so it can be inspected and redelivered). A disabled endpoint is refused.
+   */
+  async sendTestEvent(caller: Caller, endpointId: string): Promise<{ event: DomainEvent; delivery: WebhookDelivery }> {
+    const endpoint = await this.getEndpoint(caller, endpointId);
+    if (!endpoint.enabled) {
+      throw new AppError('CONFLICT', ['webhook endpoint is disabled: enable it before sending a test event']);
+    }
+    const now = this.clock.now().getTime();
+    const id = newId();
+    const event: DomainEvent = {
+      id,
+      merchantId: caller.merchantId,
+      mode: caller.mode,
+      eventType: TEST_EVENT_TYPE,
+      entityType: 'WEBHOOK_ENDPOINT',
+      entityId: endpoint.id,
+      checkoutPreferenceId: null,
+      sequence: 0,
+      createdAt: now,
+      payload: JSON.stringify({
+        id,
+        event_type: TEST_EVENT_TYPE,
+        entity_type: 'WEBHOOK_ENDPOINT',
+        entity_id: endpoint.id,
+        webhook_endpoint_id: endpoint.id,
+        test: true,
+        created_at: toWireTime(now),
+      }),
+    };
+    const delivery: WebhookDelivery = {
+      id: newId(),
+      eventId: id,
+      merchantId: caller.merchantId,
+      mode: caller.mode,
+      endpointId: endpoint.id,
+      secretOwner: endpoint.id,
+      url: endpoint.url,
+      status: 'PENDING',
+      attempts: 0,
+      nextAttemptAt: now,
+      lastStatusCode: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.uow.transaction(async (repos) => {
+      await repos.events.insert(event);
+      await repos.webhooks.insertDelivery(delivery);
+    });
+    return { event, delivery };
+  }
+
+  /** An endpoint's latest deliveries, newest first, with their events' attempts. */
+  async endpointDeliveries(
+    caller: Caller,
+    endpointId: string,
+    limit: number,
+  ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
+    const endpoint = await this.getEndpoint(caller, endpointId);
+    const deliveries = await this.uow.read.webhooks.recentDeliveriesForEndpoint(endpoint.id, limit);
+    const ids = new Set(deliveries.map((d) => d.id));
+    const attempts = (
+      await Promise.all(
+        [...new Set(deliveries.map((d) => d.eventId))].map((e) => this.uow.read.webhooks.attemptsForEvent(e)),
+      )
+    )
+      .flat()
+      .filter((a) => ids.has(a.deliveryId));
+    return { deliveries, attempts };
   }
 
   // ---- events and deliveries ----------------------------------------------------------------

@@ -88,6 +88,8 @@ export interface WebhookRepository {
   finishAttempt(id: string, changes: DeliveryProgress, at: number): Promise<void>;
   cancelPendingForEndpoint(endpointId: string, at: number): Promise<void>;
   deliveriesForEvent(eventId: string): Promise<WebhookDelivery[]>;
+  /** An endpoint's latest deliveries, newest first (the dashboard's endpoint page). */
+  recentDeliveriesForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   attemptsForEvent(eventId: string): Promise<WebhookAttempt[]>;
   /** Puts a delivery back in the queue for one more attempt now. */
   requeue(id: string, now: number): Promise<void>;

@@ -1,7 +1,14 @@
 import type { CheckoutPreferenceService } from '../../domain/checkout-preferences/checkout-preference.service.ts';
 import type { CurrencyTable } from '../../domain/currencies/currency.ts';
+import type { AccountService } from '../../domain/dashboard/account.service.ts';
+import type { AuditLogService } from '../../domain/dashboard/audit.ts';
+import type { DashboardAuthService } from '../../domain/dashboard/dashboard-auth.service.ts';
+import type { DashboardStatsService } from '../../domain/dashboard/stats.ts';
+import type { TeamService } from '../../domain/dashboard/team.service.ts';
 import type { IdempotencyService } from '../../domain/idempotency/idempotency.service.ts';
 import type { MerchantService } from '../../domain/merchants/merchant.service.ts';
+import type { MerchantProfileService } from '../../domain/merchants/merchant-profile.ts';
+import type { PaymentSettingsService } from '../../domain/merchants/payment-settings.ts';
 import type { TestMailboxService } from '../../domain/notifications/test-mailbox.service.ts';
 import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
 import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
@@ -15,6 +22,10 @@ import type { WebhookService } from '../../domain/webhooks/webhook.service.ts';
 /** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
 export type RouteDeps = {
   merchants: MerchantService;
+  /** The business profile payers see (display name, support e-mail, accent colour, logo). */
+  profiles: MerchantProfileService;
+  /** Payment settings (PIX key, extended public keys, bank account), checked as the command line checks them. */
+  paymentSettings: PaymentSettingsService;
   preferences: CheckoutPreferenceService;
   paymentLinks: PaymentLinkService;
   paymentMethods: PaymentMethodService;
@@ -34,4 +45,13 @@ export type RouteDeps = {
   payerPortal: PayerPortalService;
   /** Test mode: the mails written to this merchant's payers. */
   mailbox: TestMailboxService;
+  /** The merchant dashboard's people: sign-in and sessions, the team, one's own account. */
+  dashboard: {
+    auth: DashboardAuthService;
+    team: TeamService;
+    account: AccountService;
+    audit: AuditLogService;
+    /** The dashboard's figures (home page, plan subscribers and MRR): aggregate queries only. */
+    stats: DashboardStatsService;
+  };
 };

@@ -4,6 +4,7 @@ import { toWireTime } from '../../domain/shared/clock.ts';
 import { fromMinorUnits } from '../../domain/shared/money.ts';
 import type { PaymentLink } from '../../domain/subscriptions/payment-link.ts';
 import { INTERVAL_TYPES } from '../../domain/subscriptions/payment-link.ts';
+import { planLinkUrl } from '../../web/links/plan-link-url.ts';
 import { Nullable, StringEnum } from './common.ts';
 
 export const CreatePaymentLinkBody = Type.Object({
@@ -56,13 +57,18 @@ export const PaymentLinkResponse = Type.Object(
     status: StringEnum(['ACTIVE', 'ARCHIVED'] as const),
     version: Type.Integer(),
     user_id: Type.String(),
+    public_url: Type.String({
+      description:
+        "The plan's public link, {PUBLIC_URL}/l/{id}: each payer who opens it gets a new SUBSCRIPTION checkout for the plan (an archived plan's link answers 410)",
+    }),
     created_at: Type.String(),
     updated_at: Type.String(),
   },
   { $id: 'PaymentLink' },
 );
 
-export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable) {
+/** `publicUrl` is PUBLIC_URL without a trailing slash (RouteDeps.publicUrl), the base of `public_url`. */
+export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable, publicUrl: string) {
   const decimals = currencies.get(l.currency)?.decimals ?? 2;
   return {
     id: l.id,
@@ -82,6 +88,7 @@ export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable)
     status: l.status,
     version: l.version,
     user_id: l.merchantId,
+    public_url: planLinkUrl(publicUrl, l.id),
     created_at: toWireTime(l.createdAt),
     updated_at: toWireTime(l.updatedAt),
   };

@@ -7,6 +7,8 @@ import { AppError } from '../../domain/shared/errors.ts';
 import type { RouteDeps } from '../../http/routes/deps.ts';
 import type { Asset } from './assets.ts';
 import { loadAssets } from './assets.ts';
+import type { Payee } from './brand.ts';
+import { accentStylesheet, payeeOf } from './brand.ts';
 import type { FieldErrors, FormValues, Submission } from './form-input.ts';
 import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission } from './form-input.ts';
 import { formatAmount, methodName } from './format.ts';
@@ -56,12 +58,25 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
       const messagesOf = (req: FastifyRequest): Messages =>
         messagesFor(negotiateLocale(req.headers['accept-language']));
 
+      /** Whom the payer pays, looked up once per request with its checkout (see findCheckout). */
+      const payees = new WeakMap<FastifyRequest, Payee>();
+
       const contextOf = (req: FastifyRequest, pref: CheckoutPreference | null): PageContext => ({
         messages: messagesOf(req),
         nonce: nonceOf(req),
         assets: { css: assets.css.path, js: assets.js.path },
         testMode: pref?.mode === 'test',
+        payee: pref ? (payees.get(req) ?? null) : null,
       });
+
+      /** The checkout, and the merchant's business profile for every page this request shows of it. */
+      const findCheckout = async (req: FastifyRequest, id: string): Promise<CheckoutPreference | undefined> => {
+        const pref = await deps.preferences.getForCheckout(id);
+        if (pref) {
+          payees.set(req, payeeOf(await deps.profiles.get(pref.merchantId)));
+        }
+        return pref;
+      };
 
       const amountOf = (pref: CheckoutPreference): string =>
         formatAmount(pref.amountMinor, pref.currency, deps.currencies);
@@ -132,6 +147,47 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
           .send(asset.body);
       });
 
+      // The merchant's accent colour as a stylesheet: the colour is in the name, so any colour's
+      // sheet can be cached for good, and no merchant data is read to serve it.
+      scope.get<{ Params: { file: string } }>('/assets/accent/:file', hidden, async (req, reply) => {
+        const css = /^([0-9a-f]{6})\.css$/.exec(req.params.file)?.[1];
+        const body = css ? accentStylesheet(css) : null;
+        if (!body) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        return reply
+          .code(200)
+          .header('content-type', 'text/css; charset=utf-8')
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .send(body);
+      });
+
+      // The merchant's logo, from our origin: content-addressed (SHA-256), checked to be a whole PNG
+      // or JPEG when uploaded, sent with its own type and nosniff so a browser never takes it for
+      // anything else, and inline (shown, never offered as a download of some other kind).
+      scope.get<{ Params: { merchantId: string; file: string } }>(
+        '/assets/logos/:merchantId/:file',
+        hidden,
+        async (req, reply) => {
+          const match = /^([0-9a-f]{64})\.(png|jpg)$/.exec(req.params.file);
+          const logo =
+            match && /^[A-Za-z0-9]{1,64}$/.test(req.params.merchantId)
+              ? await deps.profiles.logoFile(req.params.merchantId, match[1] ?? '')
+              : undefined;
+          const extension = logo?.contentType === 'image/png' ? 'png' : 'jpg';
+          if (!match || !logo || match[2] !== extension) {
+            return sendState(req, reply, 404, 'notFound');
+          }
+          return reply
+            .code(200)
+            .header('content-type', logo.contentType)
+            .header('x-content-type-options', 'nosniff')
+            .header('content-disposition', `inline; filename="logo.${extension}"`)
+            .header('cache-control', 'public, max-age=31536000, immutable')
+            .send(Buffer.from(logo.bytes));
+        },
+      );
+
       // ---- the checkout form ------------------------------------------------------------------
 
       const renderForm = async (
@@ -175,7 +231,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
       ): FastifyReply => sendState(req, reply, status, pref.status === 'PAID' ? 'paid' : 'expired', pref);
 
       scope.get<{ Params: IdParams }>('/:id', hidden, async (req, reply) => {
-        const pref = await deps.preferences.getForCheckout(req.params.id);
+        const pref = await findCheckout(req, req.params.id);
         if (!pref) {
           return sendState(req, reply, 404, 'notFound');
         }
@@ -191,7 +247,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         if (!csrf.check(req, req.params.id, submission.csrfToken)) {
           return sendState(req, reply, 403, 'csrf', null, checkoutLink(req.params.id));
         }
-        const pref = await deps.preferences.getForCheckout(req.params.id);
+        const pref = await findCheckout(req, req.params.id);
         if (!pref) {
           return sendState(req, reply, 404, 'notFound');
         }
@@ -259,10 +315,12 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
 
       // ---- an order: its panel, its status, the test-mode button --------------------------------
 
+      /** The order of a checkout; with `req`, also whom its payer pays (pages; the status poll needs no payee). */
       const loadOrder = async (
         params: OrderParams,
+        req: FastifyRequest | null,
       ): Promise<{ pref: CheckoutPreference; order: PaymentOrder } | undefined> => {
-        const pref = await deps.preferences.getForCheckout(params.id);
+        const pref = req ? await findCheckout(req, params.id) : await deps.preferences.getForCheckout(params.id);
         const order = pref ? await deps.orders.getForCheckout(pref.id, params.orderId) : undefined;
         return pref && order ? { pref, order } : undefined;
       };
@@ -275,7 +333,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         order.status !== 'OPENED' || (pref.status !== 'OPEN' && !isRenewal(order));
 
       scope.get<{ Params: OrderParams }>('/:id/orders/:orderId', hidden, async (req, reply) => {
-        const found = await loadOrder(req.params);
+        const found = await loadOrder(req.params, req);
         if (!found) {
           return sendState(req, reply, 404, 'notFound');
         }
@@ -363,7 +421,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
       };
 
       scope.get<{ Params: OrderParams }>('/:id/orders/:orderId/status', hidden, async (req, reply) => {
-        const found = await loadOrder(req.params);
+        const found = await loadOrder(req.params, null);
         reply.header('content-type', 'application/json; charset=utf-8');
         if (!found) {
           return reply.code(404).send(JSON.stringify({ messages: ['payment order not found'], code: 'NOT_FOUND' }));
@@ -384,7 +442,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         if (!csrf.check(req, req.params.id, submission.csrfToken)) {
           return sendState(req, reply, 403, 'csrf', null, checkoutLink(req.params.id));
         }
-        const found = await loadOrder(req.params);
+        const found = await loadOrder(req.params, req);
         // Live checkouts have no such button: answer as if the route did not exist.
         if (found?.pref.mode !== 'test') {
           return sendState(req, reply, 404, 'notFound');

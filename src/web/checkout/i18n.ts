@@ -62,6 +62,10 @@ export type Messages = {
   checkout: string;
   testModeBanner: string;
   footer: string;
+  /** Before the merchant's display name at the top of every checkout page. */
+  payeeLabel: string;
+  /** Before the merchant's support e-mail address. */
+  payeeSupport: string;
   total: string;
   reference: string;
   payBefore: string;
@@ -157,6 +161,8 @@ const en: Messages = {
   checkout: 'Checkout',
   testModeBanner: 'Test mode: no real money moves. Use test cards, or the simulate button on the payment page.',
   footer: 'Payments processed by Cobro',
+  payeeLabel: 'Payment to',
+  payeeSupport: 'Questions about this payment?',
   total: 'Total',
   reference: 'Reference',
   payBefore: 'Pay before',
@@ -277,6 +283,8 @@ const es: Messages = {
   testModeBanner:
     'Modo de prueba: no se mueve dinero real. Usa tarjetas de prueba o el botón de simulación en la página de pago.',
   footer: 'Pagos procesados por Cobro',
+  payeeLabel: 'Pago a',
+  payeeSupport: '¿Preguntas sobre este pago?',
   total: 'Total',
   reference: 'Referencia',
   payBefore: 'Paga antes de',
@@ -397,6 +405,8 @@ const pt: Messages = {
   testModeBanner:
     'Modo de teste: nenhum dinheiro real é movimentado. Use cartões de teste ou o botão de simulação na página de pagamento.',
   footer: 'Pagamentos processados por Cobro',
+  payeeLabel: 'Pagamento para',
+  payeeSupport: 'Dúvidas sobre este pagamento?',
   total: 'Total',
   reference: 'Referência',
   payBefore: 'Pague até',

@@ -36,6 +36,7 @@ describeBackends('POST /v1/payment_links', (build) => {
         status: 'ACTIVE',
         version: 1,
         user_id: merchant.id,
+        public_url: `http://127.0.0.1:3000/l/${body.id}`,
         created_at: '2026-01-15T12:00:00Z',
         updated_at: '2026-01-15T12:00:00Z',
       });

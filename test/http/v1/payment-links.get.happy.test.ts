@@ -40,6 +40,7 @@ describeBackends('GET /v1/payment_links/{id}', (build) => {
         status: 'ACTIVE',
         version: 1,
         user_id: merchant.id,
+        public_url: `http://127.0.0.1:3000/l/${created.id}`,
         created_at: '2026-02-01T08:00:00Z',
         updated_at: '2026-02-01T08:00:00Z',
       });

@@ -7,7 +7,7 @@ import type { RouteDeps } from '../deps.ts';
 
 export const archivePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { paymentLinks, currencies },
+  { paymentLinks, currencies, publicUrl },
 ) => {
   app.post(
     '/v1/payment_links/:id/archive',
@@ -22,6 +22,10 @@ export const archivePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
       },
     },
     async (req, reply) =>
-      sendJson(reply, 200, toPaymentLinkResponse(await paymentLinks.archive(req.caller, req.params.id), currencies)),
+      sendJson(
+        reply,
+        200,
+        toPaymentLinkResponse(await paymentLinks.archive(req.caller, req.params.id), currencies, publicUrl),
+      ),
   );
 };

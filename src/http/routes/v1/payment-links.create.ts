@@ -6,7 +6,7 @@ import type { RouteDeps } from '../deps.ts';
 
 export const createPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { paymentLinks, currencies },
+  { paymentLinks, currencies, publicUrl },
 ) => {
   app.post(
     '/v1/payment_links',
@@ -37,7 +37,7 @@ export const createPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = asyn
           externalId: b.external_id ?? null,
         },
         async (repos, created) => {
-          body = JSON.stringify(toPaymentLinkResponse(created, currencies));
+          body = JSON.stringify(toPaymentLinkResponse(created, currencies, publicUrl));
           await req.idempotency?.complete(repos, 201, body);
         },
       );

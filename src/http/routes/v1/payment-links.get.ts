@@ -5,7 +5,10 @@ import { errorResponses } from '../../schemas/common.ts';
 import { PaymentLinkResponse, toPaymentLinkResponse } from '../../schemas/payment-link.ts';
 import type { RouteDeps } from '../deps.ts';
 
-export const getPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { paymentLinks, currencies }) => {
+export const getPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+  app,
+  { paymentLinks, currencies, publicUrl },
+) => {
   app.get(
     '/v1/payment_links/:id',
     {
@@ -18,6 +21,10 @@ export const getPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
       },
     },
     async (req, reply) =>
-      sendJson(reply, 200, toPaymentLinkResponse(await paymentLinks.get(req.caller, req.params.id), currencies)),
+      sendJson(
+        reply,
+        200,
+        toPaymentLinkResponse(await paymentLinks.get(req.caller, req.params.id), currencies, publicUrl),
+      ),
   );
 };

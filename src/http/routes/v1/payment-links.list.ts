@@ -14,7 +14,7 @@ import type { RouteDeps } from '../deps.ts';
 
 export const listPaymentLinksRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { paymentLinks, currencies },
+  { paymentLinks, currencies, publicUrl },
 ) => {
   app.get(
     '/v1/payment_links',
@@ -36,7 +36,7 @@ export const listPaymentLinksRoute: FastifyPluginAsyncTypebox<RouteDeps> = async
       return sendJson(
         reply,
         200,
-        toPageResponse(page, (l) => toPaymentLinkResponse(l, currencies)),
+        toPageResponse(page, (l) => toPaymentLinkResponse(l, currencies, publicUrl)),
       );
     },
   );

@@ -29,7 +29,7 @@ function toInput(b: Static<typeof UpdatePaymentLinkBody>): UpdatePaymentLinkInpu
  */
 export const updatePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
-  { paymentLinks, currencies },
+  { paymentLinks, currencies, publicUrl },
 ) => {
   const description =
     'Changes the title, amount, interval, trial or sign-up fee of an ACTIVE plan and increments its version. ' +
@@ -59,7 +59,7 @@ export const updatePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = asyn
       handler: async (req, reply) => {
         let body = '';
         await paymentLinks.update(req.caller, req.params.id, toInput(req.body), async (repos, updated) => {
-          body = JSON.stringify(toPaymentLinkResponse(updated, currencies));
+          body = JSON.stringify(toPaymentLinkResponse(updated, currencies, publicUrl));
           // Stored with the edit: a retried POST replays this answer instead of editing again.
           await req.idempotency?.complete(repos, 200, body);
         });

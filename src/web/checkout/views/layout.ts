@@ -1,4 +1,5 @@
 import type { CheckoutPreference, Payer } from '../../../domain/checkout-preferences/checkout-preference.ts';
+import type { Payee } from '../brand.ts';
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import type { Messages } from '../i18n.ts';
@@ -12,29 +13,45 @@ export type PageContext = {
   assets: { css: string; js: string };
   /** Test-mode preferences show a banner on every page. */
   testMode: boolean;
+  /** Whom the payer pays (the merchant's business profile); absent on pages of no checkout. */
+  payee?: Payee | null;
 };
 
 /** The document around a page: language, viewport, our stylesheet and script (nonce'd), the test banner. */
 export function layout(ctx: PageContext, title: string, body: SafeHtml): SafeHtml {
   const m = ctx.messages;
+  const payee = ctx.payee ?? null;
   return html`<html lang="${m.htmlLang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title} · ${m.checkout}</title>
+<title>${title} · ${payee ? payee.name : m.checkout}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ctx.assets.css}">
+${payee?.accentCss ? html`<link rel="stylesheet" href="${payee.accentCss}">` : null}
 <script type="module" src="${ctx.assets.js}" nonce="${ctx.nonce}"></script>
 </head>
 <body>
 ${ctx.testMode ? html`<p class="test-banner" role="note" data-test="test-mode-banner">${m.testModeBanner}</p>` : null}
 <main id="main" class="page">
+${payee ? payeeHeader(payee, m) : null}
 ${body}
 </main>
-<footer>${m.footer}</footer>
+<footer>${payee?.supportEmail ? html`<p data-test="payee-support">${m.payeeSupport} <a href="mailto:${payee.supportEmail}">${payee.supportEmail}</a></p>` : null}${m.footer}</footer>
 </body>
 </html>`;
+}
+
+/**
+ * Whom the payer is paying, above everything else: the logo (decorative: the name is beside
+ * it), and the display name, which is text the merchant chose and so is escaped like any.
+ */
+function payeeHeader(payee: Payee, m: Messages): SafeHtml {
+  return html`<header class="payee" data-test="payee">
+${payee.logo ? html`<img class="payee-logo" src="${payee.logo.src}" width="${payee.logo.width}" height="${payee.logo.height}" alt="" data-test="payee-logo">` : null}
+<p class="payee-name"><span class="hint">${m.payeeLabel}</span> <strong data-test="payee-name">${payee.name}</strong></p>
+</header>`;
 }
 
 /**

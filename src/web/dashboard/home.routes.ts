@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { DAY_MS } from '../../domain/dashboard/stats.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
+import { html } from '../checkout/html.ts';
+import { conversionChart, dailyVolumeChart, methodMixChart } from './charts.ts';
+import type { DashTools } from './dashboard.plugin.ts';
+import { formatMoney } from './i18n.ts';
+
+/** The ranges the home page offers: today (since 00:00 UTC) and the last 7, 30 or 90 days. */
+const RANGES = { today: 0, '7d': 7, '30d': 30, '90d': 90 } as const;
+type RangeKey = keyof typeof RANGES;
+
+const METHOD_NAMES: Record<string, string> = {
+  CARD: 'Card',
+  PIX: 'PIX',
+  CRYPTO_ONCHAIN: 'Crypto',
+  BANK_TRANSFER: 'Bank transfer',
+  CASH: 'Cash',
+};
+
+/**
+ * Home: for a range and a currency, gross volume, payments paid, conversion, refunds, active
+ * subscriptions, MRR and failed renewals, and three charts drawn on the server with a table
+ * each. Every figure comes from indexed aggregate queries (stats.ts).
+ */
+export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: Mode, base: string): void {
+  scope.get<{ Querystring: { range?: string; currency?: string } }>(base, async (req, reply) => {
+    const ctx = await t.requireSession(req, reply, mode, base);
+    if (!ctx) {
+      return reply;
+    }
+    const stats = t.deps.dashboard.stats;
+    const rangeKey: RangeKey = (Object.keys(RANGES) as RangeKey[]).find((k) => k === req.query.range) ?? '30d';
+    const currencies = await stats.currenciesWithActivity(ctx.merchantId, mode);
+    const asked = String(req.query.currency ?? '').toUpperCase();
+    const currency = currencies.includes(asked) ? asked : currencies.includes('USD') ? 'USD' : (currencies[0] ?? 'USD');
+    const now = Date.now();
+    const todayStart = Math.floor(now / DAY_MS) * DAY_MS;
+    const days = RANGES[rangeKey];
+    const fromMs = days === 0 ? todayStart : todayStart - (days - 1) * DAY_MS;
+    const overview = await stats.overview({
+      merchantId: ctx.merchantId,
+      mode,
+      currency,
+      fromMs,
+      toMs: todayStart + DAY_MS,
+      bucket: 'day',
+    });
+    const decimals = t.deps.currencies.get(currency)?.decimals ?? 2;
+    const money = (minor: bigint) => formatMoney(minor, currency, decimals, ctx.m);
+    const number = (n: number) => new Intl.NumberFormat(ctx.m.numberLocale).format(n);
+    const percent = (f: number) =>
+      new Intl.NumberFormat(ctx.m.numberLocale, { style: 'percent', maximumFractionDigits: 1 }).format(f);
+    const day = (ms: number) =>
+      new Intl.DateTimeFormat(ctx.m.numberLocale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(ms);
+    const tiles: [string, string, string][] = [
+      ['gross', 'Gross volume', money(overview.grossVolumeMinor)],
+      ['paid', 'Payments paid', number(overview.paymentsPaid)],
+      ['conversion', 'Conversion', overview.conversion.rate === null ? '—' : percent(overview.conversion.rate)],
+      ['refunds', 'Refunds', `${number(overview.refunds.count)} · ${money(overview.refunds.amountMinor)}`],
+      ['subscriptions', 'Active subscriptions', number(overview.subscriptions.active)],
+      ['mrr', 'Monthly recurring revenue', money(overview.mrrMinor)],
+      ['failed', 'Failed renewals', number(overview.failedRenewals)],
+    ];
+    return t.sendShell(
+      req,
+      reply,
+      ctx,
+      'home',
+      'Home',
+      html`<h1>Home</h1>
+<form method="get" action="${base}" class="toolbar" aria-label="Range and currency">
+<div class="field"><label for="range">Range</label><select id="range" name="range">
+${(Object.keys(RANGES) as RangeKey[]).map((k) => html`<option value="${k}"${k === rangeKey ? html` selected` : null}>${k === 'today' ? 'Today' : `Last ${RANGES[k]} days`}</option>`)}
+</select></div>
+<div class="field"><label for="currency">Currency</label><select id="currency" name="currency">
+${(currencies.length > 0 ? currencies : [currency]).map((c) => html`<option value="${c}"${c === currency ? html` selected` : null}>${c}</option>`)}
+</select></div>
+<button type="submit" class="button--secondary">Show</button>
+</form>
+<ul class="tiles" data-test="figures">
+${tiles.map(([key, label, value]) => html`<li class="tile" data-test="figure-${key}"><span class="label">${label}</span><span class="value">${value}</span></li>`)}
+</ul>
+${dailyVolumeChart(overview.series, { title: `Daily volume (${currency})`, formatMoney: money, formatDay: day, formatNumber: number })}
+${methodMixChart(overview.methodMix, { title: 'Payment methods', formatMoney: money, formatNumber: number, formatMethod: (m) => METHOD_NAMES[m] ?? m })}
+${conversionChart(overview.conversion, { title: 'Conversion: checkouts created and paid', formatNumber: number, formatPercent: percent })}`,
+    );
+  });
+}

@@ -1,0 +1,111 @@
+import type { SafeHtml } from '../../checkout/html.ts';
+import { html } from '../../checkout/html.ts';
+import type { DashboardMessages } from '../i18n.ts';
+import { csrfField, problems } from './layout.ts';
+
+export function signInForm(
+  m: DashboardMessages,
+  csrf: string,
+  email: string,
+  errors: readonly string[],
+  notice: string | null,
+): SafeHtml {
+  return html`<section class="card" aria-labelledby="signin-title">
+<h1 id="signin-title">${m.signInTitle}</h1>
+${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
+${problems(errors)}
+<form method="post" action="/dashboard/login" novalidate>
+${csrfField(csrf)}
+<div class="field"><label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
+<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required></div>
+<button type="submit" class="pay-button">Sign in</button>
+</form>
+<p><a href="/dashboard/forgot">${m.forgotPassword}</a></p>
+</section>`;
+}
+
+export function secondFactorForm(m: DashboardMessages, csrf: string, errors: readonly string[]): SafeHtml {
+  return html`<section class="card" aria-labelledby="tfa-title">
+<h1 id="tfa-title">${m.secondFactorTitle}</h1>
+<p id="code-help">${m.secondFactorHelp}</p>
+${problems(errors)}
+<form method="post" action="/dashboard/login/code" novalidate>
+${csrfField(csrf)}
+<div class="field"><label for="code">${m.codeLabel}</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" aria-describedby="code-help" required maxlength="20"></div>
+<button type="submit" class="pay-button">${m.verify}</button>
+</form>
+</section>`;
+}
+
+export function invitationForm(
+  m: DashboardMessages,
+  csrf: string,
+  action: string,
+  invitation: { merchantName: string; role: string; email: string; accountExists: boolean },
+  errors: readonly string[],
+): SafeHtml {
+  return html`<section class="card" aria-labelledby="invite-title">
+<h1 id="invite-title">${m.invitationTitle}</h1>
+<p>${m.invitationIntro(invitation.merchantName, invitation.role)}</p>
+<p>Email: <strong data-test="invited-email">${invitation.email}</strong></p>
+${problems(errors)}
+<form method="post" action="${action}" novalidate>
+${csrfField(csrf)}
+${
+  invitation.accountExists
+    ? html`<p>${m.invitationExisting}</p>
+<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required></div>
+<input type="hidden" name="confirm" value="">
+<button type="submit" class="pay-button">Accept invitation</button>`
+    : html`<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" aria-describedby="password-rules"></div>
+<p id="password-rules" class="hint">${m.passwordRules}</p>
+<div class="field"><label for="confirm">Confirm password</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="12"></div>
+<button type="submit" class="pay-button">Create account</button>`
+}
+</form>
+</section>`;
+}
+
+export function forgotForm(m: DashboardMessages, csrf: string, sent: boolean): SafeHtml {
+  return html`<section class="card" aria-labelledby="forgot-title">
+<h1 id="forgot-title">${m.resetTitle}</h1>
+${sent ? html`<p class="notice" role="status" data-test="reset-sent">${m.resetSent}</p>` : null}
+<form method="post" action="/dashboard/forgot" novalidate>
+${csrfField(csrf)}
+<div class="field"><label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required></div>
+<button type="submit" class="pay-button">${m.sendResetLink}</button>
+</form>
+<p><a href="/dashboard/login">Sign in</a></p>
+</section>`;
+}
+
+export function resetForm(m: DashboardMessages, csrf: string, action: string, errors: readonly string[]): SafeHtml {
+  return html`<section class="card" aria-labelledby="reset-title">
+<h1 id="reset-title">${m.choosePassword}</h1>
+${problems(errors)}
+<form method="post" action="${action}" novalidate>
+${csrfField(csrf)}
+<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" aria-describedby="password-rules"></div>
+<p id="password-rules" class="hint">${m.passwordRules}</p>
+<div class="field"><label for="confirm">Confirm password</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="12"></div>
+<button type="submit" class="pay-button">${m.savePassword}</button>
+</form>
+</section>`;
+}
+
+export function messagePage(title: string, text: string, link: { href: string; label: string } | null): SafeHtml {
+  return html`<section class="card" aria-labelledby="msg-title">
+<h1 id="msg-title">${title}</h1>
+<p data-test="message">${text}</p>
+${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : null}
+</section>`;
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
+import { createPreference } from '../../support/builders.ts';
+import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { pay } from '../../support/payments.ts';
+import { describeBackends } from '../../support/test-app.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+describeBackends('dashboard home', (build) => {
+  test('shows the figures of the range and currency, and each chart with its table', async (t) => {
+    const ctx = await build(t);
+    for (const amount of [12.5, 7.5]) {
+      const pref = await createPreference(ctx.app, ctx.merchant, {
+        amount,
+        currency: 'USD',
+        payment_method_types: ['CARD'],
+      });
+      assert.equal((await pay(ctx.app, ctx.merchant, pref.id)).statusCode, 201);
+    }
+    await createPreference(ctx.app, ctx.merchant, { amount: 3, currency: 'USD' });
+    const email = `owner+${ctx.merchant.id.toLowerCase()}@shop.example`;
+    const invitation = await ctx.cobro.services.dashboard.team.invite(ctx.merchant.id, email, 'viewer', CLI_ACTOR);
+    const browser = new DashboardClient(ctx.app);
+    await browser.submit(pathOf(invitation.inviteUrl), pathOf(invitation.inviteUrl), {
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    await browser.submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
+
+    const home = await browser.get('/dashboard/test?range=7d&currency=USD');
+    assert.equal(home.statusCode, 200);
+    const figure = (key: string) =>
+      new RegExp(`data-test="figure-${key}"><span class="label">[^<]+</span><span class="value">([^<]+)<`).exec(
+        home.body,
+      )?.[1];
+    assert.equal(figure('gross'), '$20.00');
+    assert.equal(figure('paid'), '2');
+    assert.equal(figure('conversion'), '66.7%');
+    for (const chart of ['daily-volume', 'method-mix', 'conversion']) {
+      assert.match(home.body, new RegExp(`data-test="chart-${chart}"`), chart);
+    }
+    assert.match(home.body, /<table/);
+    assert.match(home.body, /role="img"/);
+    // Live mode has none of the test data.
+    const live = await browser.get('/dashboard?range=7d');
+    assert.doesNotMatch(live.body, /\$20\.00/);
+    // A range or currency that is not offered falls back to the defaults, never an error.
+    assert.equal((await browser.get('/dashboard/test?range=9999d&currency=%3Cscript%3E')).statusCode, 200);
+  });
+});

@@ -1,0 +1,84 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+/**
+ * A browser without JavaScript over app.inject: keeps cookies (by name, as the dashboard sets
+ * them), sends forms url-encoded with the CSRF token of the last page it read, and sends the
+ * Origin a same-site form post would carry.
+ */
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  lastBody = '';
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly origin = 'http://127.0.0.1:3000',
+  ) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(res: LightMyRequestResponse): void {
+    const raw = res.headers['set-cookie'];
+    for (const line of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+      const [pair = '', ...attrs] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (attrs.some((a) => /max-age=0/i.test(a)) || value === '') {
+        this.cookies.delete(name);
+      } else {
+        this.cookies.set(name, value);
+      }
+    }
+  }
+
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const res = await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader(), ...headers } });
+    this.remember(res);
+    this.lastBody = res.body;
+    return res;
+  }
+
+  /** The CSRF token of the last page read (every dashboard form carries it). */
+  csrf(): string {
+    return /name="csrf_token" value="([^"]+)"/.exec(this.lastBody)?.[1] ?? '';
+  }
+
+  async post(
+    url: string,
+    fields: Record<string, string>,
+    options: { csrf?: string | null; origin?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
+    const token = options.csrf === undefined ? this.csrf() : options.csrf;
+    const body = new URLSearchParams({ ...(token === null ? {} : { csrf_token: token }), ...fields }).toString();
+    const origin = options.origin === undefined ? this.origin : options.origin;
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      payload: body,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: this.cookieHeader(),
+        ...(origin === null ? {} : { origin }),
+      },
+    });
+    this.remember(res);
+    if (res.headers['content-type']?.toString().startsWith('text/html')) {
+      this.lastBody = res.body;
+    }
+    return res;
+  }
+
+  /** Reads the form page first (for its token), then posts to it. */
+  async submit(page: string, action: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+    await this.get(page);
+    return this.post(action, fields);
+  }
+}
+
+/** The invitation link's path (`/dashboard/invitations/…`) from a full URL. */
+export function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import type {
+  DashboardStatsRepository,
+  OverviewQuery,
+  PaidGroup,
+  SubscriptionGroup,
+} from '../../../src/domain/dashboard/stats.ts';
+import {
+  DAY_MS,
+  DashboardStatsService,
+  dailySeries,
+  MAX_RANGE_DAYS,
+  monthlyRecurringRevenueMinor,
+} from '../../../src/domain/dashboard/stats.ts';
+import type { Repositories } from '../../../src/domain/repositories.ts';
+import { AppError } from '../../../src/domain/shared/errors.ts';
+import type { UnitOfWork } from '../../../src/domain/shared/unit-of-work.ts';
+import type { IntervalType } from '../../../src/domain/subscriptions/payment-link.ts';
+
+/** The documented factors as plain decimal fractions, independent of the code's common denominator. */
+const FACTORS: Record<IntervalType, [bigint, bigint]> = {
+  DAY: [304_375n, 10_000n],
+  WEEK: [4_348n, 1_000n],
+  MONTH: [1n, 1n],
+  YEAR: [1n, 12n],
+};
+
+/** The exact MRR as a fraction N / D (D = 10 000 × 1 000 × 12). */
+function exactMrr(sums: Partial<Record<IntervalType, bigint>>): { n: bigint; d: bigint } {
+  const d = 10_000n * 1_000n * 12n;
+  let n = 0n;
+  for (const [type, [num, den]] of Object.entries(FACTORS) as [IntervalType, [bigint, bigint]][]) {
+    n += (sums[type] ?? 0n) * num * (d / den);
+  }
+  return { n, d };
+}
+
+const amount = fc.bigInt({ min: 0n, max: 10n ** 15n });
+const sumsArb = fc.record(
+  { DAY: amount, WEEK: amount, MONTH: amount, YEAR: amount },
+  { requiredKeys: [] },
+) as fc.Arbitrary<Partial<Record<IntervalType, bigint>>>;
+
+describe('monthly recurring revenue', () => {
+  test('is the exact normalised sum rounded half-up to a whole minor unit', () => {
+    fc.assert(
+      fc.property(sumsArb, (sums) => {
+        const mrr = monthlyRecurringRevenueMinor(sums);
+        const { n, d } = exactMrr(sums);
+        // mrr - n/d lies in (-1/2, 1/2]: the nearest integer, ties up.
+        const diff2 = 2n * (mrr * d - n);
+        assert.ok(diff2 > -d && diff2 <= d, `${Object.entries(sums).join(' ')} → ${mrr}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('never falls when a subscription is added, and sums of plans differ from the sum of their MRRs by at most 1', () => {
+    fc.assert(
+      fc.property(sumsArb, sumsArb, (a, b) => {
+        const both: Partial<Record<IntervalType, bigint>> = {};
+        for (const type of ['DAY', 'WEEK', 'MONTH', 'YEAR'] as const) {
+          both[type] = (a[type] ?? 0n) + (b[type] ?? 0n);
+        }
+        const whole = monthlyRecurringRevenueMinor(both);
+        assert.ok(whole >= monthlyRecurringRevenueMinor(a));
+        const gap = whole - monthlyRecurringRevenueMinor(a) - monthlyRecurringRevenueMinor(b);
+        assert.ok(gap >= -1n && gap <= 1n, String(gap));
+      }),
+    );
+  });
+
+  test('monthly plans count as they are, yearly ones a twelfth, daily ×30.4375 and weekly ×4.348', () => {
+    assert.equal(monthlyRecurringRevenueMinor({}), 0n);
+    assert.equal(monthlyRecurringRevenueMinor({ MONTH: 999n }), 999n);
+    assert.equal(monthlyRecurringRevenueMinor({ YEAR: 12_000n }), 1_000n);
+    assert.equal(monthlyRecurringRevenueMinor({ YEAR: 6n }), 1n, '0.5 rounds up');
+    assert.equal(monthlyRecurringRevenueMinor({ YEAR: 5n }), 0n, '0.4166… rounds down');
+    assert.equal(monthlyRecurringRevenueMinor({ DAY: 100n }), 3_044n, '3 043.75');
+    assert.equal(monthlyRecurringRevenueMinor({ DAY: 10_000n }), 304_375n);
+    assert.equal(monthlyRecurringRevenueMinor({ WEEK: 1_000n }), 4_348n);
+    assert.equal(monthlyRecurringRevenueMinor({ WEEK: 1n }), 4n, '4.348');
+    // Twelve yearly plans of 1.00 are 1.00 a month, not twelve times a rounded 0.08.
+    assert.equal(monthlyRecurringRevenueMinor({ YEAR: 12n * 100n }), 100n);
+    // Far beyond 2^53 the arithmetic stays exact.
+    assert.equal(monthlyRecurringRevenueMinor({ MONTH: 2n ** 80n }), 2n ** 80n);
+  });
+});
+
+describe('the daily series', () => {
+  const start = Date.UTC(2025, 2, 10);
+
+  test('has one zero-filled point per UTC day the range touches, a part-day range included', () => {
+    const series = dailySeries({ fromMs: start + 5 * 3_600_000, toMs: start + 2 * DAY_MS + 1 }, [
+      { day: start / DAY_MS + 1, count: 2, volumeMinor: 700n },
+    ]);
+    assert.deepEqual(series, [
+      { dayStartMs: start, volumeMinor: 0n, count: 0 },
+      { dayStartMs: start + DAY_MS, volumeMinor: 700n, count: 2 },
+      { dayStartMs: start + 2 * DAY_MS, volumeMinor: 0n, count: 0 },
+    ]);
+  });
+
+  test('a range of exactly one day is one point, and groups of one day from several methods add up', () => {
+    const day = start / DAY_MS;
+    const series = dailySeries({ fromMs: start, toMs: start + DAY_MS }, [
+      { day, count: 1, volumeMinor: 100n },
+      { day, count: 3, volumeMinor: 50n },
+    ]);
+    assert.deepEqual(series, [{ dayStartMs: start, volumeMinor: 150n, count: 4 }]);
+  });
+});
+
+class FakeStats implements DashboardStatsRepository {
+  calls: string[] = [];
+  constructor(
+    private readonly paid: PaidGroup[],
+    private readonly subs: SubscriptionGroup[],
+  ) {}
+  async paidByDayAndMethod() {
+    this.calls.push('paid');
+    return this.paid;
+  }
+  async refunds() {
+    return { count: 2, amountMinor: 300n };
+  }
+  async conversion() {
+    return { created: 0, paid: 0 };
+  }
+  async liveSubscriptions() {
+    return this.subs;
+  }
+  async failedRenewals() {
+    return 3;
+  }
+  async currencies() {
+    return ['BRL', 'USD'];
+  }
+  async subscriptionsByPlan() {
+    return [];
+  }
+}
+
+function serviceOver(stats: DashboardStatsRepository): DashboardStatsService {
+  const read = { dashboardStats: stats } as unknown as Repositories;
+  const uow: UnitOfWork = { read, transaction: () => Promise.reject(new Error('the dashboard never writes')) };
+  return new DashboardStatsService(uow);
+}
+
+describe('the overview', () => {
+  const day = Date.UTC(2025, 2, 10) / DAY_MS;
+  const query: OverviewQuery = {
+    merchantId: 'm',
+    mode: 'test',
+    currency: 'USD',
+    fromMs: day * DAY_MS,
+    toMs: (day + 3) * DAY_MS,
+    bucket: 'day',
+  };
+
+  test('sums the groups into gross, count, series and a method mix sorted by volume', async () => {
+    const stats = new FakeStats(
+      [
+        { day, type: 'CARD', count: 2, volumeMinor: 500n },
+        { day, type: 'PIX', count: 1, volumeMinor: 900n },
+        { day: day + 2, type: 'CARD', count: 1, volumeMinor: 500n },
+        { day: day + 2, type: 'CASH', count: 4, volumeMinor: 100n },
+      ],
+      [
+        { status: 'ACTIVE', intervalType: 'MONTH', count: 2, grossAmountMinor: 2_000n },
+        { status: 'ACTIVE', intervalType: 'YEAR', count: 1, grossAmountMinor: 1_200n },
+        { status: 'TRIALING', intervalType: 'WEEK', count: 1, grossAmountMinor: 1_000n },
+      ],
+    );
+    const o = await serviceOver(stats).overview(query);
+    assert.equal(o.grossVolumeMinor, 2_000n);
+    assert.equal(o.paymentsPaid, 8);
+    assert.deepEqual(
+      o.series.map((p) => [p.volumeMinor, p.count]),
+      [
+        [1_400n, 3],
+        [0n, 0],
+        [600n, 5],
+      ],
+    );
+    assert.deepEqual(o.methodMix, [
+      { type: 'CARD', count: 3, volumeMinor: 1_000n },
+      { type: 'PIX', count: 1, volumeMinor: 900n },
+      { type: 'CASH', count: 4, volumeMinor: 100n },
+    ]);
+    assert.deepEqual(o.subscriptions, { active: 4, trialing: 1 });
+    assert.equal(o.mrrMinor, 2_100n);
+    assert.equal(o.trialingMrrMinor, 4_348n);
+    assert.deepEqual(o.conversion, { created: 0, paid: 0, rate: null }, 'no checkout: no rate, not NaN');
+    assert.deepEqual(o.refunds, { count: 2, amountMinor: 300n });
+    assert.equal(o.failedRenewals, 3);
+  });
+
+  test('refuses an empty or reversed range, a range longer than the limit and a malformed currency', async () => {
+    const service = serviceOver(new FakeStats([], []));
+    const cases: [Partial<OverviewQuery>, string][] = [
+      [{ toMs: query.fromMs }, 'to must be after from'],
+      [{ toMs: query.fromMs - 1 }, 'to must be after from'],
+      [{ toMs: query.fromMs + MAX_RANGE_DAYS * DAY_MS + 1 }, `the range must cover at most ${MAX_RANGE_DAYS} days`],
+      [{ currency: 'us dollars' }, 'currency must be a currency code'],
+      [{ fromMs: Number.NaN }, 'from must be a time after 1970'],
+    ];
+    for (const [change, message] of cases) {
+      await assert.rejects(
+        service.overview({ ...query, ...change }),
+        (e: unknown) => e instanceof AppError && e.code === 'WRONG_INPUT' && e.messages.includes(message),
+        message,
+      );
+    }
+    const longest = await service.overview({ ...query, toMs: query.fromMs + MAX_RANGE_DAYS * DAY_MS });
+    assert.equal(longest.series.length, MAX_RANGE_DAYS);
+  });
+});
