@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
+import { pathOf } from '../../support/dashboard-client.ts';
+import { testBackends } from '../../support/test-app.ts';
+import { startReceiver } from '../../support/webhook-receiver.ts';
+import { SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+for (const backend of testBackends()) {
+  describe(`dashboard developers in Chromium [${backend}]`, { skip: skipWithoutChromium }, () => {
+    const browser = new SharedBrowser();
+    after(() => browser.close());
+
+    test('a developer creates a key that works, revokes it and the API refuses it at once; an endpoint gets a test event, then a redelivery', async (t) => {
+      const receiver = await startReceiver();
+      t.after(() => receiver.close());
+      const env = await startCheckout(
+        t,
+        { env: { WEBHOOK_ALLOWLIST: `127.0.0.1:${new URL(receiver.url).port}` } },
+        backend,
+      );
+      const email = `dev+${env.merchant.id.toLowerCase()}@shop.example`;
+      const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'developer', CLI_ACTOR);
+      const page = await (await browser.context(t)).newPage();
+      await page.goto(`${env.baseUrl}${pathOf(invitation.inviteUrl)}`);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel('Confirm password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL(/\/dashboard\/login$/);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/dashboard$/);
+
+      await page.goto(`${env.baseUrl}/dashboard/test/developers/keys`);
+      await page.getByLabel('Name').fill('Point of sale');
+      await page.getByRole('button', { name: 'Create key pair' }).click();
+      const apiKey = (await page.locator('[data-test="new-api-key"]').textContent()) ?? '';
+      const apiSecret = (await page.locator('[data-test="new-api-secret"]').textContent()) ?? '';
+      const call = () =>
+        fetch(`${env.baseUrl}/v1/currencies`, { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+      assert.equal((await call()).status, 200);
+
+      await page.goto(`${env.baseUrl}/dashboard/test/developers/keys`);
+      await page.locator('[data-test="revoke-key"]').first().click();
+      await page.getByRole('button', { name: 'Revoke key' }).click();
+      await page.waitForURL(/\/developers\/keys/);
+      assert.equal((await call()).status, 401, 'refused on the very next request');
+      assert.equal(await page.locator('[data-test="revoked"]').count(), 1);
+
+      await page.goto(`${env.baseUrl}/dashboard/test/webhook_endpoints/new`);
+      await page.getByLabel('URL').fill(`${receiver.url}/cobro`);
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      assert.match((await page.locator('[data-test="shown-secret"]').textContent()) ?? '', /^whsec_/);
+      const endpoints = await env.app.inject({
+        method: 'GET',
+        url: '/v1/webhook_endpoints',
+        headers: env.merchant.authHeaders,
+      });
+      const endpointId = endpoints.json().data[0].id as string;
+      await page.goto(`${env.baseUrl}/dashboard/test/webhook_endpoints/${endpointId}`);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await env.cobro.delivery.tick();
+      await env.cobro.delivery.idle();
+      assert.equal(receiver.received.length, 1);
+      const eventId = JSON.parse(receiver.received[0]?.body ?? '{}').id as string | undefined;
+      assert.ok(eventId, receiver.received[0]?.body);
+      await page.goto(`${env.baseUrl}/dashboard/test/events/${eventId}`);
+      await page
+        .getByRole('button', { name: /Redeliver/ })
+        .first()
+        .click();
+      await env.cobro.delivery.tick();
+      await env.cobro.delivery.idle();
+      assert.equal(receiver.received.length, 2);
+      assert.equal(receiver.received[1]?.headers['webhook-id'], receiver.received[0]?.headers['webhook-id']);
+    });
+  });
+}
