@@ -46,6 +46,8 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
       toMs: todayStart + DAY_MS,
       bucket: 'day',
     });
+    // A merchant with test keys only (the demo merchant, a new integration) has nothing live yet.
+    const testOnly = mode === 'live' && (await t.deps.merchants.listKeys(ctx.merchantId, 'live')).length === 0;
     const decimals = t.deps.currencies.get(currency)?.decimals ?? 2;
     const money = (minor: bigint) => formatMoney(minor, currency, decimals, ctx.m);
     const number = (n: number) => new Intl.NumberFormat(ctx.m.numberLocale).format(n);
@@ -69,6 +71,7 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
       'home',
       'Home',
       html`<h1>Home</h1>
+${testOnly ? html`<p class="notice" role="status" data-test="test-only">This merchant has test keys only, so there is no live data yet. <a href="/dashboard/test">View test data</a>.</p>` : null}
 <form method="get" action="${base}" class="toolbar" aria-label="Range and currency">
 <div class="field"><label for="range">Range</label><select id="range" name="range">
 ${(Object.keys(RANGES) as RangeKey[]).map((k) => html`<option value="${k}"${k === rangeKey ? html` selected` : null}>${k === 'today' ? 'Today' : `Last ${RANGES[k]} days`}</option>`)}

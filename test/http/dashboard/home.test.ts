@@ -46,6 +46,8 @@ describeBackends('dashboard home', (build) => {
     // Live mode has none of the test data.
     const live = await browser.get('/dashboard?range=7d');
     assert.doesNotMatch(live.body, /\$20\.00/);
+    assert.match(live.body, /data-test="test-only"/, 'a test-only merchant is pointed at its test data');
+    assert.doesNotMatch(home.body, /data-test="test-only"/);
     // A range or currency that is not offered falls back to the defaults, never an error.
     assert.equal((await browser.get('/dashboard/test?range=9999d&currency=%3Cscript%3E')).statusCode, 200);
   });
