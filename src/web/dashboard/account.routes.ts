@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mode } from '../../domain/merchants/merchant.ts';
-import { AppError } from '../../domain/shared/errors.ts';
 import { qrSvg } from '../../providers/shared/qr.ts';
 import { formField } from '../checkout/form-input.ts';
 import { html, trustedMarkup } from '../checkout/html.ts';
@@ -147,12 +146,9 @@ ${problems(extra.errors ?? [])}
 
   // ---- Team (owners) ----------------------------------------------------------------------
   scope.get(`${base}/settings/team`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'team.manage');
     if (!ctx) {
       return reply;
-    }
-    if (!ctx.can('team.manage')) {
-      throw new AppError('FORBIDDEN', ['your role does not allow this']);
     }
     const [members, invitations] = await Promise.all([
       deps.dashboard.team.members(ctx.merchantId),
@@ -228,12 +224,9 @@ ${
 
   // ---- Audit log (owners) -------------------------------------------------------------------
   scope.get(`${base}/settings/audit`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'team.manage');
     if (!ctx) {
       return reply;
-    }
-    if (!ctx.can('team.manage')) {
-      throw new AppError('FORBIDDEN', ['your role does not allow this']);
     }
     const before = String((req.query as { before?: string }).before ?? '');
     const match = /^(\d{1,15}):([A-Za-z0-9]{1,40})$/.exec(before);

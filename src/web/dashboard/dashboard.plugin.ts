@@ -69,6 +69,14 @@ export type DashTools = {
   ): FastifyReply;
   /** The signed-in context, or null after sending the sign-in redirect (GET) or a 401 page (POST). */
   requireSession(req: FastifyRequest, reply: FastifyReply, mode: Mode, base: string): Promise<DashContext | null>;
+  /** For a page that only a role with `action` may see (a form, a confirmation step): 403 otherwise. */
+  requirePermission(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    mode: Mode,
+    base: string,
+    action: Action,
+  ): Promise<DashContext | null>;
   /** For a POST: session, CSRF and the role's permission; null once an error page is sent. */
   authorize(
     req: FastifyRequest,
@@ -201,6 +209,16 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
       };
     };
 
+    const requirePermission: DashTools['requirePermission'] = async (req, reply, mode, base, action) => {
+      const ctx = await requireSession(req, reply, mode, base);
+
+      if (ctx && !ctx.can(action)) {
+        throw new AppError('FORBIDDEN', ['your role does not allow this']);
+      }
+
+      return ctx;
+    };
+
     const authorize: DashTools['authorize'] = async (req, reply, mode, base, action) => {
       if (!checkCsrf(req, reply)) {
         return null;
@@ -258,6 +276,7 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
       sendPublic,
       sendShell,
       requireSession,
+      requirePermission,
       authorize,
       seeOther,
     };

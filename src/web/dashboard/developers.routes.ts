@@ -72,12 +72,6 @@ function withQuery(path: string, params: Record<string, string | null>): string 
   return s ? `${path}?${s}` : path;
 }
 
-function forbidUnless(ctx: DashContext, action: 'keys.write' | 'webhooks.write'): void {
-  if (!ctx.can(action)) {
-    throw new AppError('FORBIDDEN', ['your role does not allow this']);
-  }
-}
-
 /**
  * A key's reference in the dashboard's addresses: a digest of the key, so the key itself never
  * lands in URLs, history or access logs, and a reference only finds a key in the merchant's own
@@ -239,11 +233,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
   });
 
   scope.get<IdParams>(`${base}/developers/keys/:id/revoke`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'keys.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'keys.write');
     const key = await keyByRef(ctx, req.params.id);
     if (key.revokedAt !== null) {
       return t.seeOther(reply, `${base}/developers/keys`);
@@ -329,11 +322,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     );
 
   scope.get(`${base}/webhook_endpoints/new`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'webhooks.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'webhooks.write');
     return sendEndpointForm(req, reply, ctx, { url: '', description: '', eventTypes: [] }, [], null);
   });
 
@@ -420,11 +412,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
   });
 
   scope.get<IdParams>(`${base}/webhook_endpoints/:id/edit`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'webhooks.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'webhooks.write');
     const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
     return sendEndpointForm(
       req,
@@ -498,11 +489,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
   });
 
   scope.get<IdParams>(`${base}/webhook_endpoints/:id/rotate`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'webhooks.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'webhooks.write');
     const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
     return t.sendShell(
       req,
@@ -550,11 +540,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
   });
 
   scope.get<IdParams>(`${base}/webhook_endpoints/:id/delete`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'webhooks.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'webhooks.write');
     const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
     return t.sendShell(
       req,
@@ -586,11 +575,10 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
   // ---- the preference webhooks' signing secret --------------------------------------------------------
 
   const merchantSecretPage = (kind: 'reveal' | 'rotate') => async (req: Req, reply: Reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'webhooks.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'webhooks.write');
     return t.sendShell(
       req,
       reply,

@@ -240,12 +240,6 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     money: (minor, currency) => formatMoney(minor, currency, deps.currencies.get(currency)?.decimals ?? 2, ctx.m),
   });
 
-  const requireRole = (ctx: DashContext, action: 'payments.write'): void => {
-    if (!ctx.can(action)) {
-      throw new AppError('FORBIDDEN', ['your role does not allow this']);
-    }
-  };
-
   // ---- lists --------------------------------------------------------------------------------
   scope.get(`${base}/payments`, async (req, reply) => {
     const ctx = await t.requireSession(req, reply, mode, base);
@@ -413,11 +407,10 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     );
 
   scope.get(`${base}/payments/new`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'payments.write');
     if (!ctx) {
       return reply;
     }
-    requireRole(ctx, 'payments.write');
     return createPage(
       req,
       reply,
@@ -588,11 +581,10 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     );
 
   scope.get<IdParams>(`${base}/payment_orders/:id/refund`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'payments.write');
     if (!ctx) {
       return reply;
     }
-    requireRole(ctx, 'payments.write');
     const order = await deps.orders.get(callerOf(ctx), req.params.id);
     const blocked =
       order.status === 'CLOSED' ? [] : [`This payment cannot be refunded: its status is ${order.status}.`];
@@ -661,11 +653,10 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     );
 
   scope.get<IdParams>(`${base}/payment_orders/:id/confirm`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'payments.write');
     if (!ctx) {
       return reply;
     }
-    requireRole(ctx, 'payments.write');
     const order = await deps.orders.get(callerOf(ctx), req.params.id);
     const blocked =
       order.status === 'OPENED' && order.paymentMethodType === 'BANK_TRANSFER'

@@ -93,12 +93,6 @@ function moneyOf(t: DashTools, ctx: DashContext): MoneyFormat {
   return (minor, currency) => formatMoney(minor, currency, t.deps.currencies.get(currency)?.decimals ?? 2, ctx.m);
 }
 
-function forbidUnless(ctx: DashContext, action: 'plans.write' | 'payments.write'): void {
-  if (!ctx.can(action)) {
-    throw new AppError('FORBIDDEN', ['your role does not allow this']);
-  }
-}
-
 /** A URL with its query: empty values left out. */
 function withQuery(path: string, params: Record<string, string | null>): string {
   const q = new URLSearchParams();
@@ -333,11 +327,10 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
     );
 
   scope.get(`${base}/payment_links/new`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'plans.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'plans.write');
     return sendPlanForm(req, reply, ctx, EMPTY_PLAN_FORM, NO_ERRORS, null);
   });
 
@@ -415,11 +408,10 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
   });
 
   scope.get<IdParams>(`${base}/payment_links/:id/edit`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'plans.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'plans.write');
     const plan = await deps.paymentLinks.get(callerOf(ctx), req.params.id);
     if (plan.status !== 'ACTIVE') {
       return sendArchivedNotice(req, reply, ctx, plan);
@@ -506,11 +498,10 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
   });
 
   scope.get<IdParams>(`${base}/payment_links/:id/archive`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'plans.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'plans.write');
     const plan = await deps.paymentLinks.get(callerOf(ctx), req.params.id);
     return t.sendShell(
       req,
@@ -653,11 +644,10 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
     );
 
   scope.get<IdParams>(`${base}/recurrent_payments/:id/cancel`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
+    const ctx = await t.requirePermission(req, reply, mode, base, 'payments.write');
     if (!ctx) {
       return reply;
     }
-    forbidUnless(ctx, 'payments.write');
     const rec = await deps.subscriptions.get(callerOf(ctx), req.params.id);
     return sendCancelPage(req, reply, ctx, rec, null);
   });
