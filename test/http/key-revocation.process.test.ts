@@ -3,13 +3,13 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort, until } from '../support/processes.ts';
 
 // `cobro keys revoke` runs as its own process and commits; servers that are already running,
 // with the key in their cache, must refuse it on the very next request. Real processes only:
@@ -26,28 +26,6 @@ const BASE_ENV = {
   AUTH_FAILURES_PER_MINUTE: '100000',
   LOG_LEVEL: 'warn',
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(what: string, check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 type Defer = (cleanup: () => void | Promise<void>) => void;
 

@@ -1,37 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort, until } from '../support/processes.ts';
 
 // The service as `npm start` runs it: a real process, its stdout, its signals.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(what: string, check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 test('a quiet server writes its request log line within seconds, and stops cleanly on SIGTERM', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cobro-process-'));
@@ -71,4 +49,36 @@ test('a quiet server writes its request log line within seconds, and stops clean
   child.kill('SIGTERM');
   assert.equal(await exit, 0);
   assert.match(stdout, /shutting down/);
+});
+
+test('a first start prints an owner invitation to the dashboard, and the link opens its page in the running server', async (t) => {
+  // The production path: a real process with the real clock and the operator's defaults.
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-process-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}`,
+    },
+  });
+  t.after(() => child.kill('SIGKILL'));
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+  });
+  await until('the server to start', () => stdout.includes('Cobro is serving'), 60_000);
+  const link = new RegExp(`(http://127\\.0\\.0\\.1:${port}/dashboard/invitations/[A-Za-z0-9_-]{43})\\n`).exec(
+    stdout,
+  )?.[1];
+  assert.ok(link, stdout.replace(/^\{.*$/gm, ''));
+  const page = await fetch(link);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /owner@demo\.invalid/);
+  const login = await fetch(`http://127.0.0.1:${port}/dashboard`, { redirect: 'manual' });
+  assert.equal(login.status, 303);
 });

@@ -1,4 +1,8 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
+import type { TestApp } from './test-app.ts';
 
 /**
  * A browser without JavaScript over app.inject: keeps cookies (by name, as the dashboard sets
@@ -81,4 +85,47 @@ export class DashboardClient {
 export function pathOf(url: string): string {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
+}
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+/**
+ * An address of its own for each test: accounts are global, and on PostgreSQL the tests of a
+ * file share one database, so a fixed address would already belong to an earlier test's merchant.
+ */
+export function uniqueEmail(local: string): string {
+  return `${local}-${randomBytes(4).toString('hex')}@shop.example`;
+}
+
+/** Invites `email` with `role` (as the command line does) and accepts it in a fresh client. */
+export async function acceptInvitation(
+  ctx: Pick<TestApp, 'app' | 'cobro' | 'merchant'>,
+  email: string,
+  role: string,
+  merchantId = ctx.merchant.id,
+) {
+  const invitation = await ctx.cobro.services.dashboard.team.invite(merchantId, email, role, CLI_ACTOR);
+  const browser = new DashboardClient(ctx.app);
+  const page = await browser.get(pathOf(invitation.inviteUrl));
+  assert.equal(page.statusCode, 200, page.body);
+  const accepted = await browser.post(pathOf(invitation.inviteUrl), {
+    password: TEST_PASSWORD,
+    confirm: TEST_PASSWORD,
+  });
+  assert.equal(accepted.statusCode, 303, accepted.body);
+  return { browser, invitation };
+}
+
+/** A member with `role`, invited, accepted and signed in: the client holds the session. */
+export async function signedInMember(
+  ctx: Pick<TestApp, 'app' | 'cobro' | 'merchant'>,
+  role: string,
+  options: { merchantId?: string; email?: string } = {},
+): Promise<DashboardClient & { email: string }> {
+  const email = options.email ?? uniqueEmail(role);
+  const { browser } = await acceptInvitation(ctx, email, role, options.merchantId);
+  await browser.get('/dashboard/login');
+  const res = await browser.post('/dashboard/login', { email, password: TEST_PASSWORD });
+  assert.equal(res.statusCode, 303, res.body);
+  return Object.assign(browser, { email });
 }

@@ -4,24 +4,18 @@ import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { AuditEntry } from './dashboard-user.ts';
 
+/** What an audit entry says beyond who and when. */
+export type AuditInput = Pick<AuditEntry, 'merchantId' | 'action' | 'objectType' | 'objectId'> & {
+  detail?: AuditEntry['detail'];
+};
+
 /** Who did something: a signed-in user (with the address they came from) or the command line. */
 export type Actor = { userId: string | null; label: string; ip: string | null };
 
 export const CLI_ACTOR: Actor = { userId: null, label: 'cli', ip: null };
 
 /** Writes one audit entry in the caller's transaction, beside the change it records. */
-export async function audit(
-  repos: Repositories,
-  actor: Actor,
-  entry: {
-    merchantId: string;
-    action: string;
-    objectType: string;
-    objectId: string | null;
-    detail?: AuditEntry['detail'];
-  },
-  at: number,
-): Promise<void> {
+export async function audit(repos: Repositories, actor: Actor, entry: AuditInput, at: number): Promise<void> {
   await repos.dashboard.insertAudit({
     id: newId(),
     merchantId: entry.merchantId,
@@ -47,16 +41,7 @@ export class AuditLogService {
     private readonly clock: Clock,
   ) {}
 
-  async record(
-    actor: Actor,
-    entry: {
-      merchantId: string;
-      action: string;
-      objectType: string;
-      objectId: string | null;
-      detail?: AuditEntry['detail'];
-    },
-  ): Promise<void> {
+  async record(actor: Actor, entry: AuditInput): Promise<void> {
     const at = this.clock.now().getTime();
     await this.uow.transaction((repos) => audit(repos, actor, entry, at));
   }

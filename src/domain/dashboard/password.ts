@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { COMMON_PASSWORDS } from './common-passwords.ts';
+import { commonPasswords } from './common-passwords.ts';
 
 /**
  * Dashboard passwords: a length-and-blocklist policy (NIST SP 800-63B style: no composition
@@ -40,7 +40,7 @@ export function passwordProblem(password: string, context: { email?: string | nu
       return 'contains_email';
     }
   }
-  if (COMMON_PASSWORDS.has(lower.trim())) {
+  if (commonPasswords().has(lower.trim())) {
     return 'common';
   }
   return null;

@@ -110,12 +110,18 @@ export class TeamService {
   }
 
   /** The invitation behind a link, if it can still be accepted (unknown, used and expired look alike). */
-  async openInvitation(token: string): Promise<(Invitation & { merchantName: string; accountExists: boolean }) | null> {
+  private async usable(token: string): Promise<Invitation | null> {
     if (!isTokenShaped(token)) {
       return null;
     }
     const inv = await this.uow.read.dashboard.invitation(tokenHash(token));
-    if (!inv || inv.usedAt !== null || inv.expiresAt <= this.clock.now().getTime()) {
+    return inv && inv.usedAt === null && inv.expiresAt > this.clock.now().getTime() ? inv : null;
+  }
+
+  /** What the invitation page shows: the invitation, whose it is, and whether the address has an account. */
+  async openInvitation(token: string): Promise<(Invitation & { merchantName: string; accountExists: boolean }) | null> {
+    const inv = await this.usable(token);
+    if (!inv) {
       return null;
     }
     const merchant = await this.uow.read.merchants.get(inv.merchantId);
@@ -133,7 +139,7 @@ export class TeamService {
     confirmation: string,
     ip: string | null,
   ): Promise<{ ok: true; userId: string } | { ok: false; problems: string[] }> {
-    const inv = await this.openInvitation(token);
+    const inv = await this.usable(token);
     if (!inv) {
       throw new AppError('NOT_FOUND', ['this invitation is unknown, used or expired']);
     }

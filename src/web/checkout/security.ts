@@ -98,7 +98,8 @@ export function applySecurityHeaders(
   }
 }
 
-function readCookie(header: string | undefined, name: string): string | null {
+/** One cookie's value from a Cookie header, or null (every page plugin reads its cookies with this). */
+export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) {
     return null;
   }

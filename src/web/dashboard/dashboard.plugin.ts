@@ -188,8 +188,10 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
         errorPage(req, reply, 403, messagesOf(req).noMerchant);
         return null;
       }
+      // Every page needs the current merchant's name; the others only for the switcher.
+      const shown = active.memberships.length > 1 ? active.memberships : [membership];
       const merchants = await Promise.all(
-        active.memberships.map(async (x) => ({
+        shown.map(async (x) => ({
           id: x.merchantId,
           name: (await deps.dashboard.team.merchant(x.merchantId))?.name ?? x.merchantId,
         })),

@@ -14,16 +14,13 @@ import { methodName } from '../checkout/format.ts';
 import type { SafeHtml } from '../checkout/html.ts';
 import { html, trustedMarkup } from '../checkout/html.ts';
 import { messagesFor, negotiateLocale } from '../checkout/i18n.ts';
-import { bankTransferPanel } from '../checkout/panels/bank-transfer.ts';
 import { cardDescription } from '../checkout/panels/card.ts';
-import { cashPanel } from '../checkout/panels/cash.ts';
-import { cryptoPanel } from '../checkout/panels/crypto.ts';
-import { pixPanel } from '../checkout/panels/pix.ts';
+import { pushPanel } from '../checkout/panels/index.ts';
 import type { PanelContext } from '../checkout/panels/shared.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
 import { formatMoney } from './i18n.ts';
-import type { CreateForm, FilterForm, PaymentsKit } from './views/payments.views.ts';
+import type { CreateForm, FilterForm, ListInput, PaymentsKit } from './views/payments.views.ts';
 import {
   confirmPage,
   createPaymentPage,
@@ -191,22 +188,11 @@ function sendCsv(reply: FastifyReply, filename: string, chunks: AsyncGenerator<B
 /** The method's instructions as the checkout shows them (its own panels); a card shows brand and last four. */
 async function instructionsOf(order: PaymentOrder, ctx: PanelContext): Promise<SafeHtml | null> {
   const ins = order.instructions;
-  switch (ins?.type) {
-    case 'PIX':
-      return pixPanel(ins, ctx);
-    case 'CRYPTO_ONCHAIN':
-      return cryptoPanel(ins, ctx);
-    case 'BANK_TRANSFER':
-      return bankTransferPanel(ins, ctx);
-    case 'CASH':
-      return cashPanel(ins, ctx);
-    case 'CARD': {
-      const described = cardDescription(ins, ctx);
-      return described ? html`<p data-test="card-used">${described}</p>` : null;
-    }
-    case undefined:
-      return null;
+  if (ins?.type === 'CARD') {
+    const described = cardDescription(ins, ctx);
+    return described ? html`<p data-test="card-used">${described}</p>` : null;
   }
+  return pushPanel(ins, ctx);
 }
 
 function readCreateForm(body: unknown): CreateForm {
@@ -241,44 +227,45 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
   });
 
   // ---- lists --------------------------------------------------------------------------------
-  scope.get(`${base}/payments`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
-    if (!ctx) {
-      return reply;
-    }
-    const f = readFilters(req.query, ORDER_STATUS_OPTIONS);
-    const page =
-      f.problems.length === 0
-        ? await deps.orders.list(callerOf(ctx), { limit: PAGE_SIZE, cursor: f.cursor }, orderFilterOf(f))
-        : null;
-    const body = ordersListPage(kitOf(req, reply, ctx), {
-      form: f.form,
-      problems: f.problems,
-      page,
-      paged: f.cursor !== null,
-      canCreate: ctx.can('payments.write'),
+  /** One filtered, paged list page: the orders and the preferences differ only in these parts. */
+  const listRoute = <T>(list: {
+    path: string;
+    title: string;
+    statuses: readonly string[];
+    fetch: (ctx: DashContext, f: ReadFilters) => Promise<Page<T>>;
+    render: (kit: PaymentsKit, input: ListInput<T>) => SafeHtml;
+  }) =>
+    scope.get(`${base}${list.path}`, async (req, reply) => {
+      const ctx = await t.requireSession(req, reply, mode, base);
+      if (!ctx) {
+        return reply;
+      }
+      const f = readFilters(req.query, list.statuses);
+      const page = f.problems.length === 0 ? await list.fetch(ctx, f) : null;
+      const body = list.render(kitOf(req, reply, ctx), {
+        form: f.form,
+        problems: f.problems,
+        page,
+        paged: f.cursor !== null,
+        canCreate: ctx.can('payments.write'),
+      });
+      return t.sendShell(req, reply, ctx, 'payments', list.title, body, page ? 200 : 400);
     });
-    return t.sendShell(req, reply, ctx, 'payments', 'Payments', body, page ? 200 : 400);
-  });
 
-  scope.get(`${base}/checkout_preferences`, async (req, reply) => {
-    const ctx = await t.requireSession(req, reply, mode, base);
-    if (!ctx) {
-      return reply;
-    }
-    const f = readFilters(req.query, PREFERENCE_STATUS_OPTIONS);
-    const page =
-      f.problems.length === 0
-        ? await deps.preferences.list(callerOf(ctx), { limit: PAGE_SIZE, cursor: f.cursor }, preferenceFilterOf(f))
-        : null;
-    const body = preferencesListPage(kitOf(req, reply, ctx), {
-      form: f.form,
-      problems: f.problems,
-      page,
-      paged: f.cursor !== null,
-      canCreate: ctx.can('payments.write'),
-    });
-    return t.sendShell(req, reply, ctx, 'payments', 'Checkout preferences', body, page ? 200 : 400);
+  listRoute({
+    path: '/payments',
+    title: 'Payments',
+    statuses: ORDER_STATUS_OPTIONS,
+    fetch: (ctx, f) => deps.orders.list(callerOf(ctx), { limit: PAGE_SIZE, cursor: f.cursor }, orderFilterOf(f)),
+    render: ordersListPage,
+  });
+  listRoute({
+    path: '/checkout_preferences',
+    title: 'Checkout preferences',
+    statuses: PREFERENCE_STATUS_OPTIONS,
+    fetch: (ctx, f) =>
+      deps.preferences.list(callerOf(ctx), { limit: PAGE_SIZE, cursor: f.cursor }, preferenceFilterOf(f)),
+    render: preferencesListPage,
   });
 
   // ---- CSV exports of the filtered lists ------------------------------------------------------

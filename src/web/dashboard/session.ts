@@ -1,21 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie as readCookieHeader } from '../checkout/security.ts';
 
 export const SESSION_COOKIE = 'cobro_session';
 export const PENDING_COOKIE = 'cobro_2fa';
 export const MERCHANT_COOKIE = 'cobro_merchant';
 
 export function readCookie(req: FastifyRequest, name: string): string | null {
-  const header = req.headers.cookie;
-  if (!header) {
-    return null;
-  }
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at !== -1 && part.slice(0, at).trim() === name) {
-      return part.slice(at + 1).trim();
-    }
-  }
-  return null;
+  return readCookieHeader(req.headers.cookie, name);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { SafeHtml } from '../checkout/html.ts';
 import { toDocument } from '../checkout/html.ts';
 import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
 import { messagesFor, negotiateLocale } from '../checkout/i18n.ts';
-import { registerPageNonces } from '../checkout/security.ts';
+import { readCookie, registerPageNonces } from '../checkout/security.ts';
 import type { PageContext } from '../checkout/views/layout.ts';
 import type { PlanLinkMessages } from './messages.ts';
 import { planLinkMessagesFor } from './messages.ts';
@@ -52,19 +52,6 @@ type IdParams = { id: string };
 
 export function isPreviewBot(userAgent: string | undefined): boolean {
   return userAgent !== undefined && PREVIEW_BOT.test(userAgent.slice(0, 512));
-}
-
-function readCookie(header: string | undefined, name: string): string | null {
-  if (!header) {
-    return null;
-  }
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at !== -1 && part.slice(0, at).trim() === name) {
-      return part.slice(at + 1).trim();
-    }
-  }
-  return null;
 }
 
 /**

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
-import { pathOf } from '../../support/dashboard-client.ts';
 import { testBackends } from '../../support/test-app.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 import { SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
-
-const PASSWORD = 'correct horse battery staple';
+import { signInInBrowser } from '../support/dashboard.ts';
 
 for (const backend of testBackends()) {
   describe(`dashboard developers in Chromium [${backend}]`, { skip: skipWithoutChromium }, () => {
@@ -21,18 +18,8 @@ for (const backend of testBackends()) {
         { env: { WEBHOOK_ALLOWLIST: `127.0.0.1:${new URL(receiver.url).port}` } },
         backend,
       );
-      const email = `dev+${env.merchant.id.toLowerCase()}@shop.example`;
-      const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'developer', CLI_ACTOR);
       const page = await (await browser.context(t)).newPage();
-      await page.goto(`${env.baseUrl}${pathOf(invitation.inviteUrl)}`);
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await page.getByLabel('Confirm password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.waitForURL(/\/dashboard\/login$/);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/dashboard$/);
+      await signInInBrowser(env, page, 'developer');
 
       await page.goto(`${env.baseUrl}/dashboard/test/developers/keys`);
       await page.getByLabel('Name').fill('Point of sale');

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
-import { pathOf } from '../../support/dashboard-client.ts';
 import { testBackends } from '../../support/test-app.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 import {
@@ -14,8 +12,7 @@ import {
   startCheckout,
   watchPage,
 } from '../support/browser.ts';
-
-const PASSWORD = 'correct horse battery staple';
+import { signInInBrowser } from '../support/dashboard.ts';
 
 /** What has the keyboard focus: its tag, id and accessible text, read in the page. */
 function focused(page: Page): Promise<{ tag: string; id: string; text: string }> {
@@ -58,19 +55,9 @@ for (const backend of testBackends()) {
       assert.equal(endpoint.statusCode, 201, endpoint.body);
 
       // 1. The owner accepts the invitation in the browser and signs in.
-      const email = `owner+${env.merchant.id.toLowerCase()}@shop.example`;
-      const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'owner', CLI_ACTOR);
       const page = await (await browser.context(t)).newPage();
       const watch = watchPage(page);
-      await page.goto(`${env.baseUrl}${pathOf(invitation.inviteUrl)}`);
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Create account', exact: true }).click();
-      await page.waitForURL(/\/dashboard\/login/);
-      await page.getByLabel('Email', { exact: true }).fill(email);
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.waitForURL(/\/dashboard$/);
+      await signInInBrowser(env, page, 'owner');
 
       // 2. A one-time payment from the form; its page shows the checkout link and a QR code.
       await page.goto(`${env.baseUrl}/dashboard/test/payments`);

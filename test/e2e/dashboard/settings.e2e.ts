@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
-import { pathOf } from '../../support/dashboard-client.ts';
 import { HTML_PAGE, png } from '../../support/images.ts';
 import { describeBackends } from '../../support/test-app.ts';
-import type { RunningCheckout } from '../support/browser.ts';
 import { SharedBrowser, skipWithoutChromium, startCheckout, watchPage } from '../support/browser.ts';
+import { signInInBrowser } from '../support/dashboard.ts';
 
 /**
  * The business profile in Chromium: a logo uploaded through the real file input (multipart, no
@@ -19,7 +16,6 @@ import { SharedBrowser, skipWithoutChromium, startCheckout, watchPage } from '..
  * the logo (decoded by the browser from our origin under the strict CSP) and the accent colour.
  */
 
-const PASSWORD = 'correct horse battery staple';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
@@ -34,21 +30,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-async function signInAsOwner(env: RunningCheckout, page: Page): Promise<void> {
-  // One address per run: on PostgreSQL the runs of a file share a database.
-  const email = `owner-${randomBytes(4).toString('hex')}@shop.example`;
-  const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'owner', CLI_ACTOR);
-  await page.goto(`${env.baseUrl}${pathOf(invitation.inviteUrl)}`);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/dashboard\/login/);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).first().waitFor();
 }
 
 describe('[DASHBOARD] settings in Chromium', { skip: skipWithoutChromium }, () => {
@@ -67,7 +48,7 @@ describe('[DASHBOARD] settings in Chromium', { skip: skipWithoutChromium }, () =
 
       const merchant = await (await browser.context(t, { javaScriptEnabled: false })).newPage();
       const watch = watchPage(merchant);
-      await signInAsOwner(env, merchant);
+      await signInInBrowser(env, merchant, 'owner');
 
       // 1. From the settings index to the profile; save the name, e-mail and colour (no script runs).
       await merchant.goto(`${env.baseUrl}/dashboard/test/settings`);
@@ -135,7 +116,7 @@ describe('[DASHBOARD] settings in Chromium', { skip: skipWithoutChromium }, () =
     test('[DASHBOARD]: the settings pages have no serious accessibility violation, at 1280 and 390 px', async (t) => {
       const env = await startCheckout(t, {}, backend);
       const page = await (await browser.context(t, { bypassCSP: true })).newPage();
-      await signInAsOwner(env, page);
+      await signInInBrowser(env, page, 'owner');
       const failures: string[] = [];
       for (const path of [
         '/dashboard/test/settings/profile',

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { pathOf } from '../../support/dashboard-client.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import type { RunningCheckout } from '../support/browser.ts';
@@ -15,34 +12,17 @@ import {
   startCheckout,
   watchPage,
 } from '../support/browser.ts';
+import { signInInBrowser } from '../support/dashboard.ts';
 
 /**
  * A merchant's subscription business in Chromium: a plan made in the dashboard, bought by a payer
  * through the plan's public link, the subscriber found in the dashboard and cancelled there.
  */
 
-const PASSWORD = 'correct horse battery staple';
-
 async function api(env: RunningCheckout, method: 'GET' | 'POST', url: string) {
   const res = await env.app.inject({ method, url, headers: env.merchant.authHeaders });
   assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json();
-}
-
-/** Invited as the command line does; the invitation accepted and the sign-in done in the browser. */
-async function signInAsOwner(env: RunningCheckout, page: Page): Promise<void> {
-  // One address per run: on PostgreSQL the runs of a file share a database.
-  const email = `owner-${randomBytes(4).toString('hex')}@shop.example`;
-  const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'owner', CLI_ACTOR);
-  await page.goto(`${env.baseUrl}${pathOf(invitation.inviteUrl)}`);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/dashboard\/login/);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).first().waitFor();
 }
 
 describe('[DASHBOARD] subscriptions in Chromium', { skip: skipWithoutChromium }, () => {
@@ -54,7 +34,7 @@ describe('[DASHBOARD] subscriptions in Chromium', { skip: skipWithoutChromium },
       const env = await startCheckout(t, {}, backend);
       const merchant = await (await browser.context(t)).newPage();
       const watch = watchPage(merchant);
-      await signInAsOwner(env, merchant);
+      await signInInBrowser(env, merchant, 'owner');
 
       // 1. The plan, through the form.
       await merchant.goto(`${env.baseUrl}/dashboard/test/subscriptions`);

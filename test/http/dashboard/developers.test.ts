@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { type DashboardClient, signedInMember } from '../../support/dashboard-client.ts';
 import type { TestApp, TestMerchant } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import { drainWebhooks, startReceiver } from '../../support/webhook-receiver.ts';
 
-const PASSWORD = 'correct horse battery staple';
 /** The test merchant's data (its key is a test key). */
 const T = '/dashboard/test';
 
-/** Invites `email` with `role` (as the command line does), accepts in a fresh browser and signs in. */
-async function signedIn(ctx: TestApp, role: string, merchantId = ctx.merchant.id) {
-  // One address per test: on PostgreSQL the tests of a file share a database.
-  const email = `${role}-${randomBytes(4).toString('hex')}@shop.example`;
-  const invitation = await ctx.cobro.services.dashboard.team.invite(merchantId, email, role, CLI_ACTOR);
-  const browser = new DashboardClient(ctx.app);
-  await browser.get(pathOf(invitation.inviteUrl));
-  const accepted = await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD });
-  assert.equal(accepted.statusCode, 303, accepted.body);
-  await browser.get('/dashboard/login');
-  const res = await browser.post('/dashboard/login', { email, password: PASSWORD });
-  assert.equal(res.statusCode, 303, res.body);
-  return browser;
-}
+const signedIn = (ctx: TestApp, role: string, merchantId = ctx.merchant.id) =>
+  signedInMember(ctx, role, { merchantId });
 
 function apiAs(ctx: TestApp, headers: Record<string, string>, url = '/v1/webhook_endpoints') {
   return ctx.app.inject({ method: 'GET', url, headers });

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { createPreference } from '../../support/builders.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { signedInMember } from '../../support/dashboard-client.ts';
 import { pay } from '../../support/payments.ts';
 import { describeBackends } from '../../support/test-app.ts';
-
-const PASSWORD = 'correct horse battery staple';
 
 describeBackends('dashboard home', (build) => {
   test('shows the figures of the range and currency, and each chart with its table', async (t) => {
@@ -20,14 +17,7 @@ describeBackends('dashboard home', (build) => {
       assert.equal((await pay(ctx.app, ctx.merchant, pref.id)).statusCode, 201);
     }
     await createPreference(ctx.app, ctx.merchant, { amount: 3, currency: 'USD' });
-    const email = `owner+${ctx.merchant.id.toLowerCase()}@shop.example`;
-    const invitation = await ctx.cobro.services.dashboard.team.invite(ctx.merchant.id, email, 'viewer', CLI_ACTOR);
-    const browser = new DashboardClient(ctx.app);
-    await browser.submit(pathOf(invitation.inviteUrl), pathOf(invitation.inviteUrl), {
-      password: PASSWORD,
-      confirm: PASSWORD,
-    });
-    await browser.submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
+    const browser = await signedInMember(ctx, 'viewer');
 
     const home = await browser.get('/dashboard/test?range=7d&currency=USD');
     assert.equal(home.statusCode, 200);

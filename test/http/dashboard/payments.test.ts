@@ -1,36 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { ManualClock } from '../../../src/domain/shared/clock.ts';
 import { createPreference } from '../../support/builders.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { signedInMember } from '../../support/dashboard-client.ts';
 import { getOrder, pay } from '../../support/payments.ts';
 import type { TestApp, TestMerchant } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import { drainWebhooks, startReceiver } from '../../support/webhook-receiver.ts';
 
-const PASSWORD = 'correct horse battery staple';
 const T = '/dashboard/test';
 const XSS = '<img src=x onerror=alert(1)>';
 const XSS_ESCAPED = '&lt;img src&#61;x onerror&#61;alert(1)&gt;';
 const LOOPBACK = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 
-/**
- * Invites `email` with `role` (as the command line does), accepts in a fresh browser and signs in.
- * The address is made unique per merchant: on PostgreSQL the tests of a file share one database.
- */
-async function signedIn(ctx: TestApp, given: string, role: string, merchantId = ctx.merchant.id) {
-  const email = given.replace('@', `+${merchantId.toLowerCase()}@`);
-  const invitation = await ctx.cobro.services.dashboard.team.invite(merchantId, email, role, CLI_ACTOR);
-  const browser = new DashboardClient(ctx.app);
-  await browser.get(pathOf(invitation.inviteUrl));
-  const accepted = await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD });
-  assert.equal(accepted.statusCode, 303, accepted.body);
-  await browser.get('/dashboard/login');
-  const res = await browser.post('/dashboard/login', { email, password: PASSWORD });
-  assert.equal(res.statusCode, 303, res.body);
-  return browser;
-}
+/** A member signed in under `given`, made unique per merchant (see uniqueEmail). */
+const signedIn = (ctx: TestApp, given: string, role: string, merchantId = ctx.merchant.id) =>
+  signedInMember(ctx, role, { merchantId, email: given.replace('@', `+${merchantId.toLowerCase()}@`) });
 
 /** A preference paid through the test helper (card unless the overrides choose other methods). */
 async function paid(

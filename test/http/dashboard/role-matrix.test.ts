@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import type { Action, Role } from '../../../src/domain/dashboard/roles.ts';
 import { ROLES } from '../../../src/domain/dashboard/roles.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { type DashboardClient, signedInMember } from '../../support/dashboard-client.ts';
 import { describeBackends } from '../../support/test-app.ts';
-
-const PASSWORD = 'correct horse battery staple';
 
 /** The roles as the issue defines them, written out here so the test does not ask the code it checks. */
 const MAY: Record<Role, readonly Action[]> = {
@@ -71,15 +68,7 @@ describeBackends('dashboard role matrix', (build) => {
     const ctx = await build(t);
     const browsers = new Map<Role, DashboardClient>();
     for (const role of ROLES) {
-      const email = `${role}+${ctx.merchant.id.toLowerCase()}@shop.example`;
-      const invitation = await ctx.cobro.services.dashboard.team.invite(ctx.merchant.id, email, role, CLI_ACTOR);
-      const browser = new DashboardClient(ctx.app);
-      await browser.submit(pathOf(invitation.inviteUrl), pathOf(invitation.inviteUrl), {
-        password: PASSWORD,
-        confirm: PASSWORD,
-      });
-      const signedIn = await browser.submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
-      assert.equal(signedIn.statusCode, 303, signedIn.body);
+      const browser = await signedInMember(ctx, role);
       browsers.set(role, browser);
     }
     const wrong: string[] = [];

@@ -4,37 +4,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { checkPaymentSettings } from '../../../src/domain/merchants/payment-settings.ts';
 import { BTC_TESTNET_TEST_VPUB, EVM_TEST_XPUB } from '../../../src/providers/crypto-onchain/derivation.ts';
 import { paymentKeyChecks } from '../../../src/providers/payment-key-checks.ts';
 import { createPaymentLink, createPreference } from '../../support/builders.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { DashboardClient, signedInMember } from '../../support/dashboard-client.ts';
 import { HTML_PAGE, png, SCRIPTED_SVG, TINY_GIF, TINY_JPEG } from '../../support/images.ts';
 import { pay } from '../../support/payments.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import { buildTestApp, describeBackends } from '../../support/test-app.ts';
 
-const PASSWORD = 'correct horse battery staple';
 const T = '/dashboard/test';
 const ORIGIN = 'http://127.0.0.1:3000';
 
-/**
- * Invites `email` with `role` (as the command line does), accepts in a fresh browser and signs in.
- * On PostgreSQL one database serves the whole file, so every test signs in a user of its own:
- * a known e-mail would already belong to an earlier test's merchant, and be signed in there.
- */
-async function signedIn(ctx: TestApp, role: string, email = `${role}-${randomBytes(4).toString('hex')}@shop.example`) {
-  const invitation = await ctx.cobro.services.dashboard.team.invite(ctx.merchant.id, email, role, CLI_ACTOR);
-  const browser = new DashboardClient(ctx.app);
-  await browser.get(pathOf(invitation.inviteUrl));
-  const accepted = await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD });
-  assert.equal(accepted.statusCode, 303, accepted.body);
-  await browser.get('/dashboard/login');
-  const res = await browser.post('/dashboard/login', { email, password: PASSWORD });
-  assert.equal(res.statusCode, 303, res.body);
-  return browser;
-}
+const signedIn = (ctx: TestApp, role: string, email?: string) => signedInMember(ctx, role, email ? { email } : {});
 
 type Upload = { name: string; type: string; bytes: Buffer };
 

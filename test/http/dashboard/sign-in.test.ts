@@ -1,27 +1,20 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { totpCode } from '../../../src/domain/dashboard/totp.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import {
+  acceptInvitation,
+  DashboardClient,
+  pathOf,
+  TEST_PASSWORD,
+  uniqueEmail,
+} from '../../support/dashboard-client.ts';
 import { describeBackends } from '../../support/test-app.ts';
 
-/** Accounts are global (one person, several merchants): each test uses its own addresses. */
-const unique = (local: string) => `${local}-${randomBytes(4).toString('hex')}@shop.example`;
+const PASSWORD = TEST_PASSWORD;
 
-const PASSWORD = 'correct horse battery staple';
-
-/** Invites `email` with `role` (as the command line does) and accepts the invitation in a fresh browser. */
-async function member(ctx: TestApp, email: string, role: string, merchantId = ctx.merchant.id) {
-  const invitation = await ctx.cobro.services.dashboard.team.invite(merchantId, email, role, CLI_ACTOR);
-  const browser = new DashboardClient(ctx.app);
-  const page = await browser.get(pathOf(invitation.inviteUrl));
-  assert.equal(page.statusCode, 200, page.body);
-  const accepted = await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD });
-  assert.equal(accepted.statusCode, 303, accepted.body);
-  return { browser, invitation };
-}
+const member = acceptInvitation;
+const unique = uniqueEmail;
 
 async function signIn(browser: DashboardClient, email: string, password = PASSWORD) {
   await browser.get('/dashboard/login');
@@ -253,5 +246,40 @@ describeBackends('dashboard sign-in', (build) => {
     assert.equal((await browser.get('/dashboard')).statusCode, 200);
     assert.equal((await browser.post('/dashboard/logout', {})).statusCode, 303);
     assert.equal((await browser.get('/dashboard')).statusCode, 303);
+  });
+});
+
+describeBackends('dashboard sign-in behind https (the production PUBLIC_URL)', (build) => {
+  test('with an https PUBLIC_URL the session cookie is Secure and pages carry HSTS; a post from the http origin is refused', async (t) => {
+    const ctx = await build(t, { env: { PUBLIC_URL: 'https://pay.shop.example' } });
+    const email = uniqueEmail('owner');
+    const invitation = await ctx.cobro.services.dashboard.team.invite(ctx.merchant.id, email, 'owner', CLI_ACTOR);
+    assert.ok(invitation.inviteUrl.startsWith('https://pay.shop.example/dashboard/invitations/'));
+    const browser = new DashboardClient(ctx.app, 'https://pay.shop.example');
+    const page = await browser.get(pathOf(invitation.inviteUrl));
+    assert.match(
+      String(page.headers['set-cookie']),
+      /cobro_csrf=[^;]+; Path=\/dashboard; HttpOnly; SameSite=Strict; Secure/,
+    );
+    assert.equal(page.headers['strict-transport-security'], 'max-age=31536000');
+    assert.equal(
+      (await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD })).statusCode,
+      303,
+    );
+    await browser.get('/dashboard/login');
+    const plain = await browser.post(
+      '/dashboard/login',
+      { email, password: PASSWORD },
+      { origin: 'http://pay.shop.example' },
+    );
+    assert.equal(plain.statusCode, 403, 'another origin, even the same host over http');
+    await browser.get('/dashboard/login');
+    const signedIn = await browser.post('/dashboard/login', { email, password: PASSWORD });
+    assert.equal(signedIn.statusCode, 303, signedIn.body);
+    assert.match(
+      String(signedIn.headers['set-cookie']),
+      /cobro_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax; Secure/,
+    );
+    assert.equal((await browser.get('/dashboard')).statusCode, 200);
   });
 });

@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { createPaymentLink, createPreference } from '../../support/builders.ts';
-import { DashboardClient, pathOf } from '../../support/dashboard-client.ts';
+import { signedInMember } from '../../support/dashboard-client.ts';
 import type { TestApp, TestMerchant } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 
-const PASSWORD = 'correct horse battery staple';
 /** The test merchant's data (its key is a test key). */
 const T = '/dashboard/test';
 
-/** Invites `email` with `role` (as the command line does), accepts in a fresh browser and signs in. */
-async function signedIn(ctx: TestApp, role: string, merchantId = ctx.merchant.id) {
-  // One address per test: on PostgreSQL the tests of a file share a database, and a user who
-  // belongs to several merchants would see the first one.
-  const email = `${role}-${randomBytes(4).toString('hex')}@shop.example`;
-  const invitation = await ctx.cobro.services.dashboard.team.invite(merchantId, email, role, CLI_ACTOR);
-  const browser = new DashboardClient(ctx.app);
-  await browser.get(pathOf(invitation.inviteUrl));
-  const accepted = await browser.post(pathOf(invitation.inviteUrl), { password: PASSWORD, confirm: PASSWORD });
-  assert.equal(accepted.statusCode, 303, accepted.body);
-  await browser.get('/dashboard/login');
-  const res = await browser.post('/dashboard/login', { email, password: PASSWORD });
-  assert.equal(res.statusCode, 303, res.body);
-  return Object.assign(browser, { email });
-}
+const signedIn = (ctx: TestApp, role: string, merchantId = ctx.merchant.id) =>
+  signedInMember(ctx, role, { merchantId });
 
 async function api(
   ctx: TestApp,

@@ -8,12 +8,11 @@ import { cryptoPanel } from './crypto.ts';
 import { pixPanel } from './pix.ts';
 import type { PanelContext } from './shared.ts';
 
-/** The panel of an open order, chosen by its instructions (adapters hold no HTML; each panel reads one shape). */
-export async function renderPanel(order: PaymentOrder, ctx: PanelContext): Promise<SafeHtml> {
-  const ins = order.instructions;
-  if (order.paymentMethodType === 'CARD') {
-    return cardPendingPanel(ins, ctx);
-  }
+/**
+ * The instructions of a push method (PIX, crypto, bank transfer, cash) as the payer sees them;
+ * null for a card or no instructions. The checkout and the dashboard's order page both show these.
+ */
+export async function pushPanel(ins: PaymentOrder['instructions'], ctx: PanelContext): Promise<SafeHtml | null> {
   switch (ins?.type) {
     case 'PIX':
       return pixPanel(ins, ctx);
@@ -24,8 +23,16 @@ export async function renderPanel(order: PaymentOrder, ctx: PanelContext): Promi
     case 'CASH':
       return cashPanel(ins, ctx);
     case 'CARD':
-      return cardPendingPanel(ins, ctx);
     case undefined:
-      return html`<p>${ctx.messages.errorText}</p>`;
+      return null;
   }
+}
+
+/** The panel of an open order, chosen by its instructions (adapters hold no HTML; each panel reads one shape). */
+export async function renderPanel(order: PaymentOrder, ctx: PanelContext): Promise<SafeHtml> {
+  const ins = order.instructions;
+  if (order.paymentMethodType === 'CARD' || ins?.type === 'CARD') {
+    return cardPendingPanel(ins, ctx);
+  }
+  return (await pushPanel(ins, ctx)) ?? html`<p>${ctx.messages.errorText}</p>`;
 }

@@ -119,7 +119,7 @@ function pager(path: string, filters: Record<string, string>, page: Page<unknown
   return links.length > 0 ? html`<p class="pager">${links.map((l, i) => html`${i > 0 ? ' · ' : ''}${l}`)}</p>` : null;
 }
 
-type ListInput<T> = {
+export type ListInput<T> = {
   form: FilterForm;
   problems: readonly string[];
   page: Page<T> | null;

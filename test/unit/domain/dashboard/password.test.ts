@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { COMMON_PASSWORDS } from '../../../../src/domain/dashboard/common-passwords.ts';
+import { commonPasswords } from '../../../../src/domain/dashboard/common-passwords.ts';
+
+const COMMON_PASSWORDS = commonPasswords();
+
 import {
   DUMMY_PASSWORD_HASH,
   hashPassword,
