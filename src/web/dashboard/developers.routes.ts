@@ -10,7 +10,6 @@ import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
 import type { EndpointFormValues, KeyRow } from './views/developers.views.ts';
 import {
-  confirmStep,
   developersIndexPage,
   endpointFormPage,
   endpointListPage,
@@ -23,6 +22,7 @@ import {
   keyRevokePage,
   secretShownPage,
 } from './views/developers.views.ts';
+import { confirmStep } from './views/layout.ts';
 
 const PAGE_SIZE = 50;
 /** The endpoint page's "recent deliveries". */

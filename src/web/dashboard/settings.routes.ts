@@ -7,6 +7,7 @@ import type { PaymentSettingsField, PaymentSettingsInput } from '../../domain/me
 import { logoPath } from '../checkout/brand.ts';
 import { formField } from '../checkout/form-input.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import { confirmStep } from './views/layout.ts';
 import type { PaymentFormValues, ProfileFormValues, ProfilePageModel } from './views/settings.views.ts';
 import {
   PAYMENT_FIELD_LABELS,
@@ -177,6 +178,30 @@ export function registerSettingsRoutes(scope: FastifyInstance, t: DashTools, mod
       });
       return t.seeOther(reply, `${base}/settings/profile?saved=logo`);
     });
+  });
+
+  // Removing the logo goes through a confirmation page, as every destructive action does, so
+  // the step holds without JavaScript too.
+  scope.get(`${base}/settings/profile/logo/remove`, async (req, reply) => {
+    const ctx = await t.requirePermission(req, reply, mode, base, 'settings.write');
+    if (!ctx) {
+      return reply;
+    }
+    return t.sendShell(
+      req,
+      reply,
+      ctx,
+      'settings',
+      'Remove logo',
+      confirmStep({
+        csrf: t.csrfToken(req, reply),
+        heading: 'Remove the logo?',
+        explanation: 'Payers will see only your display name on the checkout, in e-mails and on receipts.',
+        action: `${base}/settings/profile/logo/remove`,
+        button: 'Remove logo',
+        cancelHref: `${base}/settings/profile`,
+      }),
+    );
   });
 
   scope.post(`${base}/settings/profile/logo/remove`, async (req, reply) => {

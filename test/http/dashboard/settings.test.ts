@@ -179,7 +179,15 @@ describeBackends('dashboard settings: business profile', (build) => {
     assert.ok((await checkoutPage(ctx)).body.includes(`src="${jpegUrl}" width="8" height="4"`));
 
     // Removed: the checkout shows the name alone; an empty display name brings back the merchant's own.
-    await owner.get(`${T}/settings/profile`);
+    // Removing asks first, on a page of its own (no JavaScript needed); Cancel leaves it be.
+    const profileWithLogo = await owner.get(`${T}/settings/profile`);
+    assert.match(profileWithLogo.body, new RegExp(`href="${T}/settings/profile/logo/remove" data-test="remove-logo"`));
+    const confirm = await owner.get(`${T}/settings/profile/logo/remove`);
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    assert.match(confirm.body, /<h1>Remove the logo\?<\/h1>/);
+    assert.match(confirm.body, new RegExp(`<form method="post" action="${T}/settings/profile/logo/remove"`));
+    assert.match(confirm.body, new RegExp(`href="${T}/settings/profile">Cancel`));
+    assert.equal((await ctx.app.inject({ url: jpegUrl })).statusCode, 200, 'asking removes nothing');
     const removed = await owner.post(`${T}/settings/profile/logo/remove`, {});
     assert.equal(removed.statusCode, 303, removed.body);
     assert.equal((await ctx.app.inject({ url: jpegUrl })).statusCode, 404);
@@ -527,6 +535,7 @@ describeBackends('dashboard settings: roles', (build) => {
       assert.equal(profile.statusCode, 200, profile.body);
       assert.match(profile.body, new RegExp(`data-test="read-only">Your role \\(${role}\\)`));
       assert.doesNotMatch(profile.body, /data-test="profile-form"|data-test="logo-form"|enctype=/);
+      assert.equal((await browser.get(`${T}/settings/profile/logo/remove`)).statusCode, 403, `${role} confirm page`);
       const payments = await browser.get(`${T}/settings/payments`);
       assert.equal(payments.statusCode, 200);
       assert.match(payments.body, /data-test="in-use"/);

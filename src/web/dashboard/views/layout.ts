@@ -123,3 +123,20 @@ export function problems(list: readonly string[]): SafeHtml | null {
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="csrf_token" value="${token}">`;
 }
+
+/** A confirmation step (works without JavaScript): a heading, what happens, one button. */
+export function confirmStep(input: {
+  csrf: string;
+  heading: string;
+  explanation: string;
+  action: string;
+  button: string;
+  cancelHref: string;
+}): SafeHtml {
+  return html`<h1>${input.heading}</h1>
+<p>${input.explanation}</p>
+<form method="post" action="${input.action}" class="toolbar">${csrfField(input.csrf)}
+<button type="submit" data-test="confirm">${input.button}</button>
+<a class="button button--secondary" href="${input.cancelHref}">Cancel</a>
+</form>`;
+}

@@ -109,7 +109,7 @@ ${model.logoError ? html`<span class="field-error" id="logo-error" data-test="er
 </form>
 ${
   logo
-    ? html`<form method="post" action="${model.base}/settings/profile/logo/remove" data-confirm="Remove the logo? Payers will see only the name." data-test="remove-logo-form">${csrfField(model.csrf)}<button type="submit" class="button--secondary" data-test="remove-logo">Remove logo</button></form>`
+    ? html`<p class="toolbar"><a class="button button--secondary" href="${model.base}/settings/profile/logo/remove" data-test="remove-logo">Remove logo</a></p>`
     : null
 }
 </section>`;
