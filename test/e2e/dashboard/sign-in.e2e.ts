@@ -87,6 +87,24 @@ for (const backend of testBackends()) {
         payload: { title: 'Gold', amount: 9.99, currency: 'USD', interval_type: 'MONTH', interval_count: 12 },
       });
       assert.equal(plan.statusCode, 201, plan.body);
+      const subscription = await env.createPreference({
+        type: 'SUBSCRIPTION',
+        payment_link_id: plan.json().id,
+        payment_method_types: ['CARD'],
+      });
+      const subscribed = await pay(env.app, env.merchant, subscription.id);
+      assert.equal(subscribed.statusCode, 201, subscribed.body);
+      const recurrentId = String(subscribed.json().recurrent_payment_id);
+      const endpoint = await env.app.inject({
+        method: 'POST',
+        url: '/v1/webhook_endpoints',
+        headers: env.merchant.authHeaders,
+        payload: { url: 'http://127.0.0.1:9/hooks', event_types: ['PAYMENT_ORDER.CLOSED'] },
+      });
+      assert.equal(endpoint.statusCode, 201, endpoint.body);
+      const endpointId = String(endpoint.json().id);
+      const events = await env.app.inject({ url: '/v1/events?limit=1', headers: env.merchant.authHeaders });
+      const eventId = String(events.json().data[0].id);
       const email = `owner+${env.merchant.id.toLowerCase()}@shop.example`;
       const invitation = await env.cobro.services.dashboard.team.invite(env.merchant.id, email, 'owner', CLI_ACTOR);
       // bypassCSP only lets the test inject axe-core; the pages' own CSP is tested elsewhere.
@@ -140,7 +158,31 @@ for (const backend of testBackends()) {
         '/dashboard/test/settings/team',
         '/dashboard/test/settings/audit',
         '/dashboard/test/developers',
+        '/dashboard/test/developers/keys',
+        '/dashboard/test/webhook_endpoints',
+        '/dashboard/test/webhook_endpoints/new',
+        `/dashboard/test/webhook_endpoints/${endpointId}`,
+        `/dashboard/test/webhook_endpoints/${endpointId}/edit`,
+        `/dashboard/test/webhook_endpoints/${endpointId}/rotate`,
+        `/dashboard/test/webhook_endpoints/${endpointId}/delete`,
+        '/dashboard/test/webhook_settings/secret',
+        '/dashboard/test/events',
+        `/dashboard/test/events/${eventId}`,
+        '/dashboard/test/payment_links',
+        `/dashboard/test/payment_links/${plan.json().id}/archive`,
+        `/dashboard/test/recurrent_payments/${recurrentId}`,
+        `/dashboard/test/recurrent_payments/${recurrentId}/cancel`,
+        '/dashboard/test/settings/profile',
+        '/dashboard/test/settings/payments',
       ];
+      // A key's revocation step, reached from the key list as a person would.
+      await page.goto(`${env.baseUrl}/dashboard/test/developers/keys`);
+      const revokeHref = await page
+        .locator('a[href*="/developers/keys/"][href$="/revoke"]')
+        .first()
+        .getAttribute('href');
+      assert.ok(revokeHref, 'the key list links to a revocation step');
+      pages.push(revokeHref);
       for (const path of pages) {
         await check(path);
       }
