@@ -8,6 +8,7 @@ import * as m0006 from './0006_dashboard_users.ts';
 import * as m0007 from './0007_dashboard_stats_indexes.ts';
 import * as m0008 from './0008_merchant_logos.ts';
 import * as m0009 from './0009_api_key_names.ts';
+import * as m0010 from './0010_dashboard_filter_indexes.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -21,5 +22,6 @@ export const migrationProvider: MigrationProvider = {
     '0007_dashboard_stats_indexes': m0007,
     '0008_merchant_logos': m0008,
     '0009_api_key_names': m0009,
+    '0010_dashboard_filter_indexes': m0010,
   }),
 };

@@ -164,20 +164,25 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
     }
     if (filter.payerEmail !== undefined) {
       const email = filter.payerEmail.toLowerCase();
-      q = q.where((eb) =>
-        eb.or([
-          eb(eb.fn('lower', ['payer_email']), '=', email),
-          eb(
-            'id',
-            'in',
+      // One id list from two index ranges (the merchant's e-mail, the e-mails typed on orders):
+      // an OR of the two made both databases walk the merchant's whole list instead.
+      q = q.where('id', 'in', (eb) =>
+        eb
+          .selectFrom('checkout_preferences as own')
+          .select('own.id')
+          .where('own.merchant_id', '=', merchantId)
+          .where('own.mode', '=', mode)
+          .where((o) => o(o.fn('lower', ['own.payer_email']), '=', email))
+          .union(
             eb
               .selectFrom('payment_orders')
-              .select('payment_orders.checkout_preference_id')
+              .select('payment_orders.checkout_preference_id as id')
               .where('payment_orders.merchant_id', '=', merchantId)
               .where('payment_orders.mode', '=', mode)
-              .where((o) => o(o.fn('lower', ['payment_orders.payer_email']), '=', email)),
+              .where((o) => o(o.fn('lower', ['payment_orders.payer_email']), '=', email))
+              .where('payment_orders.checkout_preference_id', 'is not', null)
+              .$narrowType<{ id: string }>(),
           ),
-        ]),
       );
     }
     if (filter.status) {

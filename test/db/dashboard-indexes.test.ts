@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { test } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { KyselyCheckoutPreferenceRepository } from '../../src/db/repositories/checkout-preference.repository.ts';
+import { KyselyPaymentOrderRepository } from '../../src/db/repositories/payment-order.repository.ts';
+import type { Database } from '../../src/db/schema.ts';
+import type { PreferenceFilter } from '../../src/domain/checkout-preferences/checkout-preference.ts';
+import type { PaymentOrderFilter } from '../../src/domain/payment-orders/payment-order.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { describeBackends } from '../support/test-app.ts';
+
+/**
+ * The dashboard's filtered payment lists must be index range reads, not walks over a merchant's
+ * whole list: at 100,000 orders a rare payer e-mail or method would otherwise read every row.
+ * Each test runs the repositories' own queries (captured as they are sent) through the
+ * database's planner and asserts which index it picks. On PostgreSQL sequential scans are
+ * switched off for the EXPLAIN, because on a test's few rows a scan is cheapest; what is
+ * asserted is that the right index exists and fits the query.
+ */
+
+const PAGE = { limit: 25, cursor: { createdAt: Date.UTC(2026, 10, 1), id: 'zzzzzzzzzzzzzzzzzzzzzz' } };
+const RANGE = { createdGte: Date.UTC(2026, 9, 1), createdLt: Date.UTC(2026, 10, 1) };
+
+type Planner = {
+  plan(query: CompiledQuery): Promise<string>;
+  orders: KyselyPaymentOrderRepository;
+  preferences: KyselyCheckoutPreferenceRepository;
+  captured: CompiledQuery[];
+};
+
+async function planner(t: TestContext, ctx: TestApp): Promise<Planner> {
+  const captured: CompiledQuery[] = [];
+  const log = (event: { level: string; query: CompiledQuery }) => {
+    if (event.level === 'query') {
+      captured.push(event.query);
+    }
+  };
+  if (ctx.sqlitePath) {
+    const connection = new SqliteDatabase(ctx.sqlitePath);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), log });
+    t.after(() => db.destroy());
+    return {
+      captured,
+      orders: new KyselyPaymentOrderRepository(db),
+      preferences: new KyselyCheckoutPreferenceRepository(db),
+      async plan(query) {
+        const rows = connection.prepare(`explain query plan ${query.sql}`).all(...(query.parameters as unknown[])) as {
+          detail: string;
+        }[];
+        return rows.map((r) => r.detail).join('\n');
+      },
+    };
+  }
+  const url = ctx.config.databaseUrl;
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+  t.after(() => db.destroy());
+  return {
+    captured,
+    orders: new KyselyPaymentOrderRepository(db),
+    preferences: new KyselyCheckoutPreferenceRepository(db),
+    async plan(query) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('set enable_seqscan = off');
+        const params = (query.parameters as unknown[]).map((p) => (typeof p === 'bigint' ? p.toString() : p));
+        const result = await client.query(`explain ${query.sql}`, params);
+        return result.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+async function orderPlan(p: Planner, ctx: TestApp, filter: PaymentOrderFilter): Promise<string> {
+  p.captured.length = 0;
+  await p.orders.list(ctx.merchant.id, 'test', PAGE, filter);
+  assert.equal(p.captured.length, 1);
+  return p.plan(p.captured[0] as CompiledQuery);
+}
+
+async function preferencePlan(p: Planner, ctx: TestApp, filter: PreferenceFilter): Promise<string> {
+  p.captured.length = 0;
+  await p.preferences.list(ctx.merchant.id, 'test', PAGE, filter);
+  assert.equal(p.captured.length, 1);
+  return p.plan(p.captured[0] as CompiledQuery);
+}
+
+/** The table is read through `index` (SQLite: "USING [COVERING] INDEX name"; PostgreSQL: "Index Scan … using name" or a bitmap scan on it). */
+function assertUses(plan: string, index: string): void {
+  assert.ok(plan.includes(index), `expected ${index} in the plan:\n${plan}`);
+}
+
+/** No step reads a whole table (SQLite "SCAN payment_orders" without an index; PostgreSQL "Seq Scan"). */
+function assertNoFullScan(plan: string): void {
+  for (const line of plan.split('\n')) {
+    assert.ok(!/\bSCAN (payment_orders|checkout_preferences)\b(?!.*INDEX)/.test(line), `full scan:\n${plan}`);
+    assert.ok(!/Seq Scan on (payment_orders|checkout_preferences)/.test(line), `full scan:\n${plan}`);
+  }
+}
+
+describeBackends('dashboard list filters read an index', (build) => {
+  test('each order filter of the payments list is an index range on its own column, newest first', async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    const cases: [PaymentOrderFilter, string][] = [
+      [{ status: 'CLOSED' }, 'payment_orders_by_status'],
+      [{ paymentMethodType: 'PIX' }, 'payment_orders_by_method'],
+      [{ externalId: 'order-1' }, 'payment_orders_by_external_id'],
+      [{ payerEmail: 'Ana@Example.com' }, 'payment_orders_by_payer_email'],
+    ];
+    for (const [filter, index] of cases) {
+      const plan = await orderPlan(p, ctx, filter);
+      assertUses(plan, index);
+      assertNoFullScan(plan);
+    }
+  });
+
+  test('filters combined with a date range, and the unfiltered list, never scan the whole table', async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    for (const filter of [
+      {},
+      RANGE,
+      { status: 'CLOSED', paymentMethodType: 'CARD', ...RANGE },
+      { payerEmail: 'ana@example.com', ...RANGE },
+    ] as PaymentOrderFilter[]) {
+      assertNoFullScan(await orderPlan(p, ctx, filter));
+    }
+  });
+
+  test('the checkouts list filters by status and by payer e-mail through an index', async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    const byStatus = await preferencePlan(p, ctx, { status: 'PAID' });
+    assertUses(byStatus, 'checkout_preferences_by_status');
+    assertNoFullScan(byStatus);
+    const byEmail = await preferencePlan(p, ctx, { payerEmail: 'ana@example.com' });
+    assertUses(byEmail, 'checkout_preferences_by_payer_email');
+    assertUses(byEmail, 'payment_orders_by_payer_email');
+    assertNoFullScan(byEmail);
+  });
+});
