@@ -383,9 +383,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     runJobs,
     logger,
     async close() {
-      jobs.stop();
-      delivery.stop();
-      await delivery.idle();
+      // Runs already going finish; deliveries claimed but not started are given back.
+      await jobs.stop();
+      await delivery.stop();
       sendWebhook.close();
       sweeper.stop();
       await app.close();
@@ -459,6 +459,8 @@ async function start(): Promise<void> {
     cobro.logger.info({ signal }, 'shutting down: finishing requests in flight');
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
+    // New connections are refused from here on; requests already sent are all answered.
+    await cobro.app.drain({ acceptMs: 150, settleMs: 500, pollMs: 100, deadlineMs: 6_000 });
     await cobro.close();
     cobro.logger.flush();
     process.exit(0);

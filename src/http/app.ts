@@ -14,6 +14,8 @@ import { planLinkPages } from '../web/links/links.plugin.ts';
 import { mailboxPages } from '../web/mailbox/mailbox.plugin.ts';
 import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts';
 import './types.ts';
+import type { DrainOptions } from './drain.ts';
+import { drainHttpServer } from './drain.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { handleError, registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -135,15 +137,31 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
         strictNumbers: true,
       },
     },
-    return503OnClosing: true,
+    // Requests that reach the server while it stops are answered (drain.ts stops taking new connections).
+    return503OnClosing: false,
     // Malformed percent-encoding and over-long path parameters answer with the API's error body too.
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
-    forceCloseConnections: 'idle',
+    // drain.ts closes idle connections once the requests already sent have been read.
+    forceCloseConnections: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // 1. Every answer carries the request id, errors included.
+  // 1. Every answer carries the request id, errors included; while the server drains, each
+  //    answer also ends its connection (see drain.ts).
+  let draining = false;
+  app.decorate('drain', (drainOptions: DrainOptions) =>
+    drainHttpServer(
+      app.server,
+      () => {
+        draining = true;
+      },
+      drainOptions,
+    ),
+  );
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    if (draining) {
+      reply.header('connection', 'close');
+    }
     done();
   });
   const metrics = createHttpMetrics();

@@ -8,35 +8,39 @@ type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
  */
 export class JobRunner {
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly running = new Set<string>();
+  /** The run in progress of each job, by name. */
+  private readonly running = new Map<string, Promise<void>>();
   private stopped = false;
 
   constructor(private readonly logger: Logger) {}
 
   add(job: Job): void {
-    const timer = setInterval(() => void this.tick(job), job.everyMs);
+    const timer = setInterval(() => this.tick(job), job.everyMs);
     timer.unref();
     this.timers.push(timer);
   }
 
-  private async tick(job: Job): Promise<void> {
+  private tick(job: Job): void {
     if (this.stopped || this.running.has(job.name)) {
       return;
     }
-    this.running.add(job.name);
-    try {
-      await job.run();
-    } catch (error) {
-      this.logger.error({ err: error, job: job.name }, 'job failed');
-    } finally {
-      this.running.delete(job.name);
-    }
+    // Started on the next microtask, so the run is recorded before it can finish.
+    const run = Promise.resolve()
+      .then(() => job.run())
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.error({ err: error, job: job.name }, 'job failed'),
+      )
+      .finally(() => this.running.delete(job.name));
+    this.running.set(job.name, run);
   }
 
-  stop(): void {
+  /** No run starts after this; resolves when the runs already going have finished. */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) {
       clearInterval(t);
     }
+    await Promise.all(this.running.values());
   }
 }

@@ -81,8 +81,22 @@ export class WebhookDeliveryJob {
     }
   }
 
-  stop(): void {
+  /**
+   * Claims nothing more, gives back the deliveries claimed but not started (so the next process
+   * sends them at once rather than after their lease), and waits for the sends in progress.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
+    const unstarted = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.held -= unstarted.length;
+    const leases = unstarted.flatMap((d) =>
+      d.leaseToken === undefined ? [] : [{ id: d.id, leaseToken: d.leaseToken }],
+    );
+    if (leases.length > 0) {
+      await this.uow.transaction((repos) => repos.webhooks.releaseLeases(leases));
+    }
+    await this.idle();
   }
 
   private pump(key: string): void {

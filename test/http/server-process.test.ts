@@ -1,44 +1,29 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { freePort, until } from '../support/processes.ts';
+import { startCobroProcess, until } from '../support/processes.ts';
 
 // The service as `npm start` runs it: a real process, its stdout, its signals.
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 test('a quiet server writes its request log line within seconds, and stops cleanly on SIGTERM', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cobro-process-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}`,
-    },
+  const {
+    child,
+    port,
+    exit,
+    stdout: output,
+  } = await startCobroProcess(t, {
+    DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}`,
   });
-  t.after(() => child.kill('SIGKILL'));
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-
-  await until('the server to start', () => stdout.includes('Cobro is serving'), 60_000);
   const res = await fetch(`http://127.0.0.1:${port}/health`, { headers: { 'x-request-id': 'quiet-health-check' } });
   assert.equal(res.status, 200);
 
   // One small line is far below the write buffer: it must still arrive, by the periodic flush.
   const requestLine = () =>
-    stdout
+    output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; path?: string; status?: number })
@@ -48,30 +33,15 @@ test('a quiet server writes its request log line within seconds, and stops clean
 
   child.kill('SIGTERM');
   assert.equal(await exit, 0);
-  assert.match(stdout, /shutting down/);
+  assert.match(output(), /shutting down/);
 });
 
 test('a first start prints an owner invitation to the dashboard, and the link opens its page in the running server', async (t) => {
   // The production path: a real process with the real clock and the operator's defaults.
   const dir = mkdtempSync(join(tmpdir(), 'cobro-process-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}`,
-    },
-  });
-  t.after(() => child.kill('SIGKILL'));
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-  });
-  await until('the server to start', () => stdout.includes('Cobro is serving'), 60_000);
+  const { port, stdout: output } = await startCobroProcess(t, { DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}` });
+  const stdout = output();
   const link = new RegExp(`(http://127\\.0\\.0\\.1:${port}/dashboard/invitations/[A-Za-z0-9_-]{43})\\n`).exec(
     stdout,
   )?.[1];

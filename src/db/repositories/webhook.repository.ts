@@ -361,6 +361,17 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  async releaseLeases(leases: readonly { id: string; leaseToken: string }[]): Promise<void> {
+    for (const { id, leaseToken } of leases) {
+      await this.db
+        .updateTable('webhook_deliveries')
+        .set({ locked_until: null, lease_token: null })
+        .where('id', '=', id)
+        .where('lease_token', '=', leaseToken)
+        .execute();
+    }
+  }
+
   async requeue(id: string, now: number): Promise<void> {
     await this.db
       .updateTable('webhook_deliveries')

@@ -84,6 +84,8 @@ export interface WebhookRepository {
   claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]>;
   /** Extends the lease to `until` if `leaseToken` still holds it and the delivery is pending; false otherwise. */
   renewLease(id: string, leaseToken: string, until: number): Promise<boolean>;
+  /** Gives back leases this process took but will not use (shutdown): the deliveries are due again at once. */
+  releaseLeases(leases: readonly { id: string; leaseToken: string }[]): Promise<void>;
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
   finishAttempt(id: string, changes: DeliveryProgress, at: number): Promise<void>;
   cancelPendingForEndpoint(endpointId: string, at: number): Promise<void>;
