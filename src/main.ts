@@ -9,6 +9,8 @@ import type { Config } from './config/config.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
+import type { ServerLock } from './db/server-lock.ts';
+import { lockSqliteServer } from './db/server-lock.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
 import { applyRatesFile } from './domain/currencies/rates-file.ts';
@@ -439,7 +441,9 @@ async function start(): Promise<void> {
     process.exit(1);
   }
   let cobro: Cobro;
+  let serverLock: ServerLock | null;
   try {
+    serverLock = lockSqliteServer(config.databaseUrl);
     cobro = await createCobro(config);
   } catch (error) {
     process.stderr.write(`cobro: could not start: ${(error as Error).message}\n`);
@@ -462,6 +466,7 @@ async function start(): Promise<void> {
     // New connections are refused from here on; requests already sent are all answered.
     await cobro.app.drain({ acceptMs: 150, settleMs: 500, pollMs: 100, deadlineMs: 6_000 });
     await cobro.close();
+    serverLock?.release();
     cobro.logger.flush();
     process.exit(0);
   };

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { startCobroProcess, until } from '../support/processes.ts';
 
 // The service as `npm start` runs it: a real process, its stdout, its signals.
@@ -51,4 +53,42 @@ test('a first start prints an owner invitation to the dashboard, and the link op
   assert.match(await page.text(), /owner@demo\.invalid/);
   const login = await fetch(`http://127.0.0.1:${port}/dashboard`, { redirect: 'manual' });
   assert.equal(login.status, 303);
+});
+
+test('on SQLite a second server on the same database is refused with a clear message, and after a SIGKILL a new one starts', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-process-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'cobro.db')}` };
+  const first = await startCobroProcess(t, env);
+
+  // The second exits at once, naming the database and what to do, and never listens.
+  const second = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(second.status, 1, second.stderr);
+  assert.match(second.stderr, /another Cobro process is already serving the SQLite database .*cobro\.db/);
+  assert.match(second.stderr, /use PostgreSQL to run several processes/);
+  assert.equal((await fetch(`http://127.0.0.1:${first.port}/ready`)).status, 200, 'the first one serves on');
+
+  // The command line's short commands still run beside the server.
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/cobro.ts', 'merchant', 'create', '--name', 'Beside the server', '--json'],
+    {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+
+  // A process killed outright leaves no lock behind: the operating system releases it.
+  first.child.kill('SIGKILL');
+  await first.exit;
+  const third = await startCobroProcess(t, env);
+  assert.equal((await fetch(`http://127.0.0.1:${third.port}/ready`)).status, 200);
 });
