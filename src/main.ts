@@ -6,16 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import pino from 'pino';
 import type { Config } from './config/config.ts';
-import { ConfigError, loadConfig } from './config/config.ts';
+import { ConfigError } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
-import type { ServerLock } from './db/server-lock.ts';
-import { lockSqliteServer } from './db/server-lock.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
 import { applyRatesFile } from './domain/currencies/rates-file.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
-import { AuditLogService, CLI_ACTOR } from './domain/dashboard/audit.ts';
+import { AuditLogService } from './domain/dashboard/audit.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
 import { DashboardStatsService } from './domain/dashboard/stats.ts';
 import { TeamService } from './domain/dashboard/team.service.ts';
@@ -397,83 +395,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   };
 }
 
-/** First start without BOOTSTRAP_*: a demo merchant, its keys printed once to the terminal (never to the log). */
-async function ensureMerchant(cobro: Cobro, config: Config): Promise<void> {
-  const { merchants } = cobro.services;
-  if (config.bootstrap) {
-    if (await merchants.bootstrap(config.bootstrap.apiKey, config.bootstrap.apiSecret)) {
-      cobro.logger.info('created the bootstrap merchant for BOOTSTRAP_API_KEY');
-    }
-    return;
-  }
-  if (await merchants.hasMerchants()) {
-    return;
-  }
-  const demo = await merchants.createMerchant('Demo merchant', 'test');
-  const invitation = await cobro.services.dashboard.team.invite(
-    demo.merchantId,
-    'owner@demo.invalid',
-    'owner',
-    CLI_ACTOR,
-  );
-  process.stdout.write(
-    [
-      '',
-      'Cobro created a demo merchant (test mode). These keys are shown only once:',
-      `  merchant_id  ${demo.merchantId}`,
-      `  x-api-key    ${demo.apiKey}`,
-      `  x-api-secret ${demo.apiSecret}`,
-      '',
-      'Open the dashboard as its owner (sign in as owner@demo.invalid; the link is valid 72 hours, once):',
-      `  ${invitation.inviteUrl}`,
-      '',
-      '',
-    ].join('\n'),
-  );
-}
-
-async function start(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    process.stderr.write(`cobro: ${(error as Error).message}\n`);
-    process.exit(1);
-  }
-  let cobro: Cobro;
-  let serverLock: ServerLock | null;
-  try {
-    serverLock = lockSqliteServer(config.databaseUrl);
-    cobro = await createCobro(config);
-  } catch (error) {
-    process.stderr.write(`cobro: could not start: ${(error as Error).message}\n`);
-    process.exit(1);
-  }
-  await ensureMerchant(cobro, config);
-  await cobro.app.listen({ port: config.port, host: config.host });
-  cobro.logger.info({ url: config.publicUrl, database: cobro.database.kind }, 'cobro is serving');
-  process.stdout.write(`Cobro is serving on ${config.publicUrl} (database: ${cobro.database.kind})\n`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      return;
-    }
-    stopping = true;
-    cobro.logger.info({ signal }, 'shutting down: finishing requests in flight');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    // New connections are refused from here on; requests already sent are all answered.
-    await cobro.app.drain({ acceptMs: 150, settleMs: 500, pollMs: 100, deadlineMs: 6_000 });
-    await cobro.close();
-    serverLock?.release();
-    cobro.logger.flush();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await start();
+  // `npm start`: one process serves the API and runs the jobs (see process-roles.ts). Not
+  // awaited at the top level: process-roles.ts imports this module, which must finish first.
+  void import('./process-roles.ts').then(({ runProcess }) => runProcess({ http: true, jobs: true }));
 }

@@ -11,6 +11,7 @@ import type {
 } from '../domain/merchants/payment-settings.ts';
 import { AppError } from '../domain/shared/errors.ts';
 import { createCobro } from '../main.ts';
+import { runProcess } from '../process-roles.ts';
 import { apiClientFromEnv, CliError } from './api-client.ts';
 import { listen, parseForwardTo } from './listen.ts';
 import { formatTrigger, trigger } from './trigger.ts';
@@ -18,6 +19,10 @@ import { formatTrigger, trigger } from './trigger.ts';
 const USAGE = `Usage: npm run --silent cobro -- <command>
 
 Commands:
+  serve [--jobs=on|off]                            serve the API, checkout and dashboard (with the
+                                                   background jobs unless --jobs=off); npm start is serve
+  worker                                           run the background jobs alone (no HTTP); on PostgreSQL
+                                                   run any number of serve and worker processes
   migrate                                          apply database migrations
   merchant create --name NAME [--json]             new merchant with a test key pair
   keys create --merchant ID --mode test|live [--json]
@@ -112,12 +117,25 @@ async function main(argv: string[]): Promise<void> {
       'api-url': { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      jobs: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [command, sub, arg] = positionals;
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // The long-running roles: each starts and stops like npm start (process-roles.ts).
+  if (command === 'serve' || command === 'worker') {
+    const jobs = values.jobs ?? 'on';
+    if (jobs !== 'on' && jobs !== 'off') {
+      fail(`--jobs must be on or off, got "${jobs}"`);
+    }
+    if (command === 'worker' && values.jobs !== undefined) {
+      fail('worker always runs the jobs: --jobs is for serve');
+    }
+    await runProcess({ http: command === 'serve', jobs: command === 'worker' || jobs === 'on' });
     return;
   }
   // The developer tools are API clients: no configuration, no database.

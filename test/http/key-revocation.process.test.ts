@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { freePort, until } from '../support/processes.ts';
+import { freePort, freshPostgresDatabase, until } from '../support/processes.ts';
 
 // `cobro keys revoke` runs as its own process and commits; servers that are already running,
 // with the key in their cache, must refuse it on the very next request. Real processes only:
@@ -189,23 +187,8 @@ function assertAllRefused(afterReport: number[] | undefined): void {
 }
 
 /** A PostgreSQL database of its own, dropped when the test ends (after its servers are killed). */
-async function freshPostgres(defer: Defer): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL ?? '';
-  const name = `cobro_test_revoke_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  // Registered before the servers start, so it runs after they are killed.
-  defer(async () => {
-    const dropper = new pg.Client({ connectionString: base });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
+function freshPostgres(defer: Defer): Promise<string> {
+  return freshPostgresDatabase('cobro_test_revoke', defer);
 }
 
 function freshSqlite(defer: Defer): string {

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /** A loopback port nobody listens on right now (for a server process the test starts). */
 export function freePort(): Promise<number> {
@@ -40,13 +42,18 @@ export type CobroProcess = {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * The service as `npm start` runs it, in a real process on a free loopback port, with only the
- * environment given (nothing of the test's own); resolves once it says it is serving. Killed
+ * The service as `npm start` runs it (or `args`, e.g. the command line's `serve` or `worker`), in
+ * a real process on a free loopback port, with only the environment given (nothing of the
+ * test's own); resolves once it prints `ready` (by default, that it is serving). Killed
  * at the end of the test if still running.
  */
-export async function startCobroProcess(t: TestContext, env: Record<string, string>): Promise<CobroProcess> {
+export async function startCobroProcess(
+  t: TestContext,
+  env: Record<string, string>,
+  options: { args?: string[]; ready?: string } = {},
+): Promise<CobroProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.args ?? ['src/main.ts'])], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
   });
@@ -56,6 +63,32 @@ export async function startCobroProcess(t: TestContext, env: Record<string, stri
     stdout += c.toString('utf8');
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await until('the server to start', () => stdout.includes('Cobro is serving'), 60_000);
+  const ready = options.ready ?? 'Cobro is serving';
+  await until(`"${ready}"`, () => stdout.includes(ready), 60_000);
   return { child, port, exit, stdout: () => stdout };
+}
+
+/**
+ * A PostgreSQL database of its own on TEST_DATABASE_URL's server; `defer` receives its drop,
+ * to run once the processes using it are gone.
+ */
+export async function freshPostgresDatabase(
+  prefix: string,
+  defer: (cleanup: () => Promise<void>) => void,
+): Promise<string> {
+  const base = process.env.TEST_DATABASE_URL ?? '';
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  defer(async () => {
+    const dropper = new pg.Client({ connectionString: base });
+    await dropper.connect();
+    await dropper.query(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+  });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
