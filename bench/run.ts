@@ -19,6 +19,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type { DashboardRow } from './dashboard.ts';
+import { benchDashboard, renderDashboardTable } from './dashboard.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 50;
@@ -590,11 +592,64 @@ function loadAverage(): string {
     .join(' / ');
 }
 
+const DASHBOARD_START = '<!-- dashboard rows: start -->';
+const DASHBOARD_END = '<!-- dashboard rows: end -->';
+
+/** The dashboard's section of the report (bench/dashboard.ts), between markers so it can be rewritten alone. */
+function dashboardSection(rows: DashboardRow[]): string {
+  return [
+    DASHBOARD_START,
+    '## Dashboard pages (100,000 orders, 10,000 subscriptions, one merchant)',
+    '',
+    `Measured ${new Date().toISOString()}, load average at the end ${loadAverage()}. ` +
+      "Server time is the server's own elapsed time per request, from its log; 4 keep-alive connections per page, " +
+      'signed in as the owner through the real invitation and sign-in pages. `BENCH_ONLY=dashboard npm run bench` ' +
+      'measures these rows alone and rewrites only this section.',
+    '',
+    renderDashboardTable(rows),
+    DASHBOARD_END,
+  ].join('\n');
+}
+
+async function dashboardOnly(): Promise<void> {
+  pinSelf();
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
+  const rows: DashboardRow[] = [];
+  const tools = { root: ROOT, start: startServer, waitReady, stop: stopServer };
+  try {
+    rows.push(...(await benchDashboard('sqlite', `sqlite:${join(dir, 'dashboard.db')}`, dir, tools)));
+    if (pgAvailable()) {
+      rows.push(...(await withPgDatabase((url) => benchDashboard('postgres', url, dir, tools))));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const current = readFileSync(file, 'utf8');
+  const section = dashboardSection(rows);
+  const start = current.indexOf(DASHBOARD_START);
+  const end = current.indexOf(DASHBOARD_END);
+  writeFileSync(
+    file,
+    start !== -1 && end > start
+      ? `${current.slice(0, start)}${section}${current.slice(end + DASHBOARD_END.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`,
+  );
+  process.stdout.write(`\n${renderDashboardTable(rows)}\n\nwritten to bench/RESULTS.md\n`);
+  if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) {
+    process.exitCode = 1;
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'dashboard') {
+    return dashboardOnly();
+  }
   const pinned = pinSelf();
   const loadBefore = loadAverage();
   const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
   const results: Measurement[] = [];
+  const dashboardRows: DashboardRow[] = [];
   let pgNote = 'PostgreSQL: not measured (nothing answered `pg_isready -h 127.0.0.1 -p 5432`, or BENCH_PG=0).';
   try {
     process.stdout.write(
@@ -606,8 +661,11 @@ async function main(): Promise<void> {
       results.push(await benchBare(`GET / after ${workUs} µs of CPU work`, workUs));
     }
     results.push(...(await benchCobro('sqlite', `sqlite:${join(dir, 'cobro.db')}`, dir)));
+    const tools = { root: ROOT, start: startServer, waitReady, stop: stopServer };
+    dashboardRows.push(...(await benchDashboard('sqlite', `sqlite:${join(dir, 'dashboard.db')}`, dir, tools)));
     if (pgAvailable()) {
       results.push(...(await withPgDatabase((url) => benchCobro('postgres', url, dir))));
+      dashboardRows.push(...(await withPgDatabase((url) => benchDashboard('postgres', url, dir, tools))));
       pgNote = 'PostgreSQL: 127.0.0.1:5432, a fresh database `cobro_bench_…` created for the run and dropped after.';
     }
     results.push(await benchBare('GET / (fixed JSON), last'));
@@ -663,6 +721,8 @@ async function main(): Promise<void> {
     ...REFERENCE_ROWS,
     '',
     'The machine is noisy (±20 % between sittings): compare ratios measured in one run.',
+    '',
+    dashboardSection(dashboardRows),
     '',
   ].join('\n');
   writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
