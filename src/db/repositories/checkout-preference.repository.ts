@@ -12,7 +12,7 @@ import type { PaymentMethodType } from '../../domain/payment-methods/payment-met
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
-import { afterCursor } from './page.ts';
+import { afterCursor, startBelow } from './page.ts';
 import { PreparedQuery } from './prepared.ts';
 
 // The two statements every integration runs most, compiled once (see prepared.ts).
@@ -148,9 +148,6 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
     if (filter.createdGte !== undefined) {
       q = q.where('created_at', '>=', BigInt(filter.createdGte));
     }
-    if (filter.createdLt !== undefined) {
-      q = q.where('created_at', '<', BigInt(filter.createdLt));
-    }
     if (filter.paymentMethodType !== undefined) {
       const type = filter.paymentMethodType;
       q = q.where('payment_order_id', 'in', (eb) =>
@@ -199,8 +196,10 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
         q = q.where('status', '=', status);
       }
     }
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'checkout_preferences'>(page.cursor));
+    // The range's end and the cursor as one bound (see startBelow).
+    const start = startBelow(page.cursor, filter.createdLt);
+    if (start) {
+      q = q.where(afterCursor<Database, 'checkout_preferences'>(start));
     }
     const rows = await q
       .orderBy('created_at', 'desc')

@@ -12,7 +12,7 @@ import type {
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
-import { afterCursor } from './page.ts';
+import { afterCursor, startBelow } from './page.ts';
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
@@ -168,9 +168,6 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     if (f.createdGte !== undefined) {
       q = q.where('created_at', '>=', BigInt(f.createdGte));
     }
-    if (f.createdLt !== undefined) {
-      q = q.where('created_at', '<', BigInt(f.createdLt));
-    }
     if (f.paymentMethodType !== undefined) {
       q = q.where('payment_method_type', '=', f.paymentMethodType);
     }
@@ -178,8 +175,10 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       const email = f.payerEmail.toLowerCase();
       q = q.where((eb) => eb(eb.fn('lower', ['payer_email']), '=', email));
     }
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'payment_orders'>(page.cursor));
+    // The range's end and the cursor as one bound (see startBelow).
+    const start = startBelow(page.cursor, f.createdLt);
+    if (start) {
+      q = q.where(afterCursor<Database, 'payment_orders'>(start));
     }
     const rows = await q
       .orderBy('created_at', 'desc')

@@ -225,9 +225,16 @@ export function dailyVolumeChart(
   const barWidth = Math.min(MAX_BAR, slot * 0.72);
   const first = series[0];
   const last = series[series.length - 1];
+  // Each day's words once, for its bar's tooltip and its table row alike.
+  const text = series.map((p) => [
+    options.formatDay(p.dayStartMs),
+    options.formatMoney(p.volumeMinor),
+    formatNumber(p.count),
+  ]);
   const bars = series.map((p, i) => {
     const h = scaled(p.volumeMinor, max, DAILY_PLOT_HEIGHT, 2);
-    const tip = `${options.formatDay(p.dayStartMs)}: ${options.formatMoney(p.volumeMinor)} (${formatNumber(p.count)})`;
+    const [day, volume, payments] = text[i] as string[];
+    const tip = `${day}: ${volume} (${payments})`;
     return html`<rect class="chart-bar" x="${n2(i * slot + (slot - barWidth) / 2)}" y="${n2(DAILY_PLOT_HEIGHT - h)}" width="${n2(barWidth)}" height="${n2(h)}" fill="currentColor"><title>${tip}</title></rect>
 `;
   });
@@ -247,13 +254,7 @@ ${bars}<line class="chart-axis" x1="0" y1="${DAILY_PLOT_HEIGHT}" x2="${PLOT_WIDT
 </svg>
 ${dayLabels}
 </svg>
-${dataTable(
-  options.title,
-  labels.showTable,
-  options.tableOpen,
-  [labels.day, labels.volume, labels.count],
-  series.map((p) => [options.formatDay(p.dayStartMs), options.formatMoney(p.volumeMinor), formatNumber(p.count)]),
-)}
+${dataTable(options.title, labels.showTable, options.tableOpen, [labels.day, labels.volume, labels.count], text)}
 </figure>`;
 }
 

@@ -4,19 +4,20 @@ import type { Mode } from '../../domain/merchants/merchant.ts';
 import { html } from '../checkout/html.ts';
 import { conversionChart, dailyVolumeChart, methodMixChart } from './charts.ts';
 import type { DashTools } from './dashboard.plugin.ts';
+import type { DashboardMessages } from './i18n.ts';
 import { formatMoney } from './i18n.ts';
 
 /** The ranges the home page offers: today (since 00:00 UTC) and the last 7, 30 or 90 days. */
 const RANGES = { today: 0, '7d': 7, '30d': 30, '90d': 90 } as const;
 type RangeKey = keyof typeof RANGES;
 
-const METHOD_NAMES: Record<string, string> = {
-  CARD: 'Card',
+const METHOD_NAMES = (m: DashboardMessages): Record<string, string> => ({
+  CARD: m.t('Card'),
   PIX: 'PIX',
-  CRYPTO_ONCHAIN: 'Crypto',
-  BANK_TRANSFER: 'Bank transfer',
-  CASH: 'Cash',
-};
+  CRYPTO_ONCHAIN: m.t('Crypto'),
+  BANK_TRANSFER: m.t('Bank transfer'),
+  CASH: m.t('Cash'),
+});
 
 /**
  * Home: for a range and a currency, gross volume, payments paid, conversion, refunds, active
@@ -50,20 +51,26 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
     const testOnly = mode === 'live' && (await t.deps.merchants.listKeys(ctx.merchantId, 'live')).length === 0;
     const decimals = t.deps.currencies.get(currency)?.decimals ?? 2;
     const money = (minor: bigint) => formatMoney(minor, currency, decimals, ctx.m);
-    const number = (n: number) => new Intl.NumberFormat(ctx.m.numberLocale).format(n);
-    const percent = (f: number) =>
-      new Intl.NumberFormat(ctx.m.numberLocale, { style: 'percent', maximumFractionDigits: 1 }).format(f);
-    const day = (ms: number) =>
-      new Intl.DateTimeFormat(ctx.m.numberLocale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(ms);
+    // One formatter of each kind per page: building one costs more than a chart's worth of formatting.
+    const numberFormat = new Intl.NumberFormat(ctx.m.numberLocale);
+    const percentFormat = new Intl.NumberFormat(ctx.m.numberLocale, { style: 'percent', maximumFractionDigits: 1 });
+    const dayFormat = new Intl.DateTimeFormat(ctx.m.numberLocale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const number = (n: number) => numberFormat.format(n);
+    const percent = (f: number) => percentFormat.format(f);
+    const day = (ms: number) => dayFormat.format(ms);
+    const { t: tr } = ctx.m;
     const tiles: [string, string, string][] = [
-      ['gross', 'Gross volume', money(overview.grossVolumeMinor)],
-      ['paid', 'Payments paid', number(overview.paymentsPaid)],
-      ['conversion', 'Conversion', overview.conversion.rate === null ? '—' : percent(overview.conversion.rate)],
-      ['refunds', 'Refunds', `${number(overview.refunds.count)} · ${money(overview.refunds.amountMinor)}`],
-      ['subscriptions', 'Active subscriptions', number(overview.subscriptions.active)],
-      ['mrr', 'Monthly recurring revenue', money(overview.mrrMinor)],
-      ['failed', 'Failed renewals', number(overview.failedRenewals)],
+      ['gross', tr('Gross volume'), money(overview.grossVolumeMinor)],
+      ['paid', tr('Payments paid'), number(overview.paymentsPaid)],
+      ['conversion', tr('Conversion'), overview.conversion.rate === null ? '—' : percent(overview.conversion.rate)],
+      ['refunds', tr('Refunds'), `${number(overview.refunds.count)} · ${money(overview.refunds.amountMinor)}`],
+      ['subscriptions', tr('Active subscriptions'), number(overview.subscriptions.active)],
+      ['mrr', tr('Monthly recurring revenue'), money(overview.mrrMinor)],
+      ['failed', tr('Failed renewals'), number(overview.failedRenewals)],
     ];
+    const methodNames = METHOD_NAMES(ctx.m);
+    const showTable = tr('Show the data as a table');
+    const noPayments = tr('No payments in this period.');
     return t.sendShell(
       req,
       reply,
@@ -71,22 +78,63 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
       'home',
       'Home',
       html`<h1>Home</h1>
-${testOnly ? html`<p class="notice" role="status" data-test="test-only">This merchant has test keys only, so there is no live data yet. <a href="/dashboard/test">View test data</a>.</p>` : null}
-<form method="get" action="${base}" class="toolbar" aria-label="Range and currency">
-<div class="field"><label for="range">Range</label><select id="range" name="range">
-${(Object.keys(RANGES) as RangeKey[]).map((k) => html`<option value="${k}"${k === rangeKey ? html` selected` : null}>${k === 'today' ? 'Today' : `Last ${RANGES[k]} days`}</option>`)}
+${testOnly ? html`<p class="notice" role="status" data-test="test-only">${tr('This merchant has test keys only, so there is no live data yet.')} <a href="/dashboard/test">${ctx.m.viewTestData}</a>.</p>` : null}
+<form method="get" action="${base}" class="toolbar" aria-label="${tr('Range and currency')}">
+<div class="field"><label for="range">${tr('Range')}</label><select id="range" name="range">
+${(Object.keys(RANGES) as RangeKey[]).map((k) => html`<option value="${k}"${k === rangeKey ? html` selected` : null}>${k === 'today' ? tr('Today') : tr('Last {days} days', { days: RANGES[k] })}</option>`)}
 </select></div>
-<div class="field"><label for="currency">Currency</label><select id="currency" name="currency">
+<div class="field"><label for="currency">${tr('Currency')}</label><select id="currency" name="currency">
 ${(currencies.length > 0 ? currencies : [currency]).map((c) => html`<option value="${c}"${c === currency ? html` selected` : null}>${c}</option>`)}
 </select></div>
-<button type="submit" class="button--secondary">Show</button>
+<button type="submit" class="button--secondary">${tr('Show')}</button>
 </form>
 <ul class="tiles" data-test="figures">
 ${tiles.map(([key, label, value]) => html`<li class="tile" data-test="figure-${key}"><span class="label">${label}</span><span class="value">${value}</span></li>`)}
 </ul>
-${dailyVolumeChart(overview.series, { title: `Daily volume (${currency})`, formatMoney: money, formatDay: day, formatNumber: number })}
-${methodMixChart(overview.methodMix, { title: 'Payment methods', formatMoney: money, formatNumber: number, formatMethod: (m) => METHOD_NAMES[m] ?? m })}
-${conversionChart(overview.conversion, { title: 'Conversion: checkouts created and paid', formatNumber: number, formatPercent: percent })}`,
+${dailyVolumeChart(overview.series, {
+  title: tr('Daily volume ({currency})', { currency }),
+  formatMoney: money,
+  formatDay: day,
+  formatNumber: number,
+  labels: {
+    day: tr('Day'),
+    volume: tr('Volume'),
+    count: tr('Payments'),
+    total: tr('Total'),
+    highest: tr('Highest day'),
+    empty: noPayments,
+    showTable,
+  },
+})}
+${methodMixChart(overview.methodMix, {
+  title: tr('Payment methods'),
+  formatMoney: money,
+  formatNumber: number,
+  formatMethod: (m) => methodNames[m] ?? m,
+  labels: {
+    method: tr('Payment method'),
+    volume: tr('Volume'),
+    count: tr('Payments'),
+    share: tr('Share of volume'),
+    empty: noPayments,
+    showTable,
+  },
+})}
+${conversionChart(overview.conversion, {
+  title: tr('Conversion: checkouts created and paid'),
+  formatNumber: number,
+  formatPercent: percent,
+  labels: {
+    stage: tr('Stage'),
+    checkouts: tr('Checkouts'),
+    rate: tr('Share of created'),
+    created: tr('Created'),
+    paid: tr('Paid'),
+    summary: (paid, created, rate) => tr('{paid} of {created} checkouts paid ({rate}).', { paid, created, rate }),
+    empty: tr('No checkouts were created in this period.'),
+    showTable,
+  },
+})}`,
     );
   });
 }

@@ -1,4 +1,8 @@
 import type { Locale } from '../checkout/i18n.ts';
+import { AREAS } from './words/index.ts';
+
+/** A page's text in the reader's language: the English text, with `{name}` placeholders filled in. */
+export type Translate = (english: string, values?: Record<string, string | number>) => string;
 
 /**
  * The dashboard's words in English, Spanish and Portuguese (from Accept-Language, as the
@@ -7,6 +11,8 @@ import type { Locale } from '../checkout/i18n.ts';
  * language; the rest of each page is translated.
  */
 export type DashboardMessages = {
+  /** Page text: `m.t('Gross volume')`; the dictionaries are in `words/`. */
+  t: Translate;
   htmlLang: string;
   numberLocale: string;
   dashboard: string;
@@ -46,7 +52,25 @@ export type DashboardMessages = {
   home: string;
 };
 
+function fill(text: string, values: Record<string, string | number> | undefined): string {
+  if (!values) {
+    return text;
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+function translator(lang: 'es' | 'pt'): Translate {
+  const table = new Map<string, string>();
+  for (const words of Object.values(AREAS)) {
+    for (const [english, translated] of Object.entries(words)) {
+      table.set(english, translated[lang]);
+    }
+  }
+  return (english, values) => fill(table.get(english) ?? english, values);
+}
+
 const en: DashboardMessages = {
+  t: fill,
   htmlLang: 'en',
   numberLocale: 'en-US',
   dashboard: 'Cobro dashboard',
@@ -88,6 +112,7 @@ const en: DashboardMessages = {
 
 const es: DashboardMessages = {
   ...en,
+  t: translator('es'),
   htmlLang: 'es',
   numberLocale: 'es-ES',
   dashboard: 'Panel de Cobro',
@@ -123,6 +148,7 @@ const es: DashboardMessages = {
 
 const pt: DashboardMessages = {
   ...en,
+  t: translator('pt'),
   htmlLang: 'pt-BR',
   numberLocale: 'pt-BR',
   dashboard: 'Painel do Cobro',
@@ -162,6 +188,39 @@ export function dashboardMessages(locale: Locale): DashboardMessages {
   return ALL[locale];
 }
 
+/**
+ * Building an Intl formatter costs tens of microseconds, and a page formats hundreds of amounts
+ * (the home page's 90-day chart alone, several per day): one formatter per language, currency
+ * and number of decimals, kept for the life of the process (a bounded map).
+ */
+const moneyFormats = new Map<string, (decimalText: string) => string>();
+
+function moneyFormat(locale: string, currency: string, decimals: number): (decimalText: string) => string {
+  const key = `${locale} ${currency} ${decimals}`;
+  const known = moneyFormats.get(key);
+  if (known) {
+    return known;
+  }
+  let format: (decimalText: string) => string;
+  try {
+    const f = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    format = (text) => f.format(text as unknown as number);
+  } catch {
+    // Not an ISO 4217 code Intl knows (USDT, USDC): the digits, then the code.
+    const f = new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    format = (text) => `${f.format(text as unknown as number)} ${currency}`;
+  }
+  if (moneyFormats.size < 1_000) {
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
 /** `1690n` → `$16.90` / `US$ 16,90` / `16,90 US$` in the reader's language, exactly (no float). */
 export function formatMoney(amountMinor: bigint, currency: string, decimals: number, m: DashboardMessages): string {
   const negative = amountMinor < 0n;
@@ -171,17 +230,7 @@ export function formatMoney(amountMinor: bigint, currency: string, decimals: num
   const fraction = (abs % scale).toString().padStart(decimals, '0');
   // Intl formats the digits and the symbol; the value goes in as a decimal string, so no float rounding.
   const text = `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${fraction}` : ''}`;
-  try {
-    return new Intl.NumberFormat(m.numberLocale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    }).format(text as unknown as number);
-  } catch {
-    // Not an ISO 4217 code Intl knows (USDT, USDC): the digits, then the code.
-    return `${new Intl.NumberFormat(m.numberLocale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(text as unknown as number)} ${currency}`;
-  }
+  return moneyFormat(m.numberLocale, currency, decimals)(text);
 }
 
 /** Times in UTC on the server; the page's script rewrites them into the reader's zone. */

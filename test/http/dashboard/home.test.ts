@@ -40,5 +40,15 @@ describeBackends('dashboard home', (build) => {
     assert.doesNotMatch(home.body, /data-test="test-only"/);
     // A range or currency that is not offered falls back to the defaults, never an error.
     assert.equal((await browser.get('/dashboard/test?range=9999d&currency=%3Cscript%3E')).statusCode, 200);
+
+    // In the reader's language: the words, and the money in that language's format.
+    const es = await browser.get('/dashboard/test?range=7d&currency=USD', { 'accept-language': 'es-AR,es;q=0.9' });
+    assert.match(es.body, /<html lang="es"/);
+    assert.match(es.body, /Volumen bruto/);
+    assert.match(es.body, /Últimos 7 días/);
+    assert.doesNotMatch(es.body, /Gross volume/);
+    const pt = await browser.get('/dashboard/test?range=7d&currency=USD', { 'accept-language': 'pt-BR' });
+    assert.match(pt.body, /Receita recorrente mensal/);
+    assert.match(pt.body, /US\$\s20,00/);
   });
 });
