@@ -1,0 +1,3 @@
+import type { Words } from './words.ts';
+
+export const developersWords: Words = {};
