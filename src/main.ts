@@ -340,7 +340,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       team: new TeamService(uow, clock, config.publicUrl),
       account: new AccountService(uow, clock, secretBox, config.publicUrl),
       audit: new AuditLogService(uow, clock),
-      stats: new DashboardStatsService(uow),
+      stats: new DashboardStatsService(uow, clock),
     },
   };
 

@@ -341,6 +341,28 @@ export type MerchantLogosTable = {
   created_at: bigint;
 };
 
+/** The home page's figures of one sealed UTC day (migration 0011). */
+export type DashboardDaysTable = {
+  merchant_id: string;
+  mode: string;
+  currency: string;
+  day: bigint;
+  checkouts_created: bigint;
+  checkouts_paid: bigint;
+  refunds: bigint;
+  refunded_minor: bigint;
+  sealed_at: bigint;
+};
+export type DashboardDayMethodsTable = {
+  merchant_id: string;
+  mode: string;
+  currency: string;
+  day: bigint;
+  payment_method_type: string;
+  payments: bigint;
+  volume_minor: bigint;
+};
+
 export type Database = {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -367,4 +389,6 @@ export type Database = {
   dashboard_throttle: DashboardThrottleTable;
   audit_log: AuditLogTable;
   merchant_logos: MerchantLogosTable;
+  dashboard_days: DashboardDaysTable;
+  dashboard_day_methods: DashboardDayMethodsTable;
 };

@@ -52,13 +52,24 @@ async function subscribe(
   return String(order.recurrent_payment_id);
 }
 
+async function refund(ctx: TestApp, merchant: TestMerchant, orderId: string): Promise<void> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/v1/payment_orders/${orderId}/refunds`,
+    headers: merchant.authHeaders,
+    payload: {},
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().status, 'REFUNDED', res.body);
+}
+
 async function recurrentStatus(ctx: TestApp, merchant: TestMerchant, id: string): Promise<string> {
   const res = await ctx.app.inject({ url: `/v1/recurrent_payments/${id}`, headers: merchant.authHeaders });
   assert.equal(res.statusCode, 200, res.body);
   return String(res.json().status);
 }
 
-type Seeded = { ctx: TestApp; merchant: TestMerchant; stats: DashboardStatsService };
+type Seeded = { ctx: TestApp; merchant: TestMerchant; clock: ManualClock; stats: DashboardStatsService };
 
 /**
  * The story (all times UTC), merchant A in test mode unless said otherwise:
@@ -132,14 +143,7 @@ async function seed(
   );
   assert.equal(crypto.payment_method_type, 'CRYPTO_ONCHAIN');
   assert.equal(crypto.status, 'CLOSED', JSON.stringify(crypto));
-  const refund = await ctx.app.inject({
-    method: 'POST',
-    url: `/v1/payment_orders/${refundable.id}/refunds`,
-    headers: merchant.authHeaders,
-    payload: {},
-  });
-  assert.equal(refund.statusCode, 200, refund.body);
-  assert.equal(refund.json().status, 'REFUNDED', refund.body);
+  await refund(ctx, merchant, refundable.id);
 
   clock.set('2025-03-11T12:00:00.000Z');
   await subscribe(ctx, merchant, { amount: 9.99, interval_type: 'MONTH', interval_count: 12 });
@@ -195,7 +199,7 @@ async function seed(
   assert.equal(await recurrentStatus(ctx, merchant, trialing), 'TRIALING');
   assert.equal(await recurrentStatus(ctx, merchant, canceled), 'CANCELED');
 
-  return { ctx, merchant, stats: new DashboardStatsService(ctx.cobro.database.uow) };
+  return { ctx, merchant, clock, stats: new DashboardStatsService(ctx.cobro.database.uow, clock) };
 }
 
 /** The series as [ISO day, volume, count] for days that had payments. */
@@ -208,19 +212,20 @@ function busyDays(o: Overview): [string, bigint, number][] {
 describeBackends('dashboard home figures', (build) => {
   test('a merchant with ten days of payments, refunds and subscriptions sees exact figures', async (t) => {
     // Seeded once; each subtest reads the same data.
-    const { ctx, merchant, stats } = await seed(build, t);
+    const { ctx, merchant, clock, stats } = await seed(build, t);
+    const tenDays = {
+      merchantId: merchant.id,
+      mode: 'test',
+      currency: 'USD',
+      fromMs: at('2025-03-10T00:00:00Z'),
+      toMs: at('2025-03-20T00:00:00Z'),
+      bucket: 'day',
+    } as const;
 
     await t.test(
       'every figure of ten days is exact, and another merchant, the live mode and BRL are left out',
       async () => {
-        const o = await stats.overview({
-          merchantId: merchant.id,
-          mode: 'test',
-          currency: 'USD',
-          fromMs: at('2025-03-10T00:00:00Z'),
-          toMs: at('2025-03-20T00:00:00Z'),
-          bucket: 'day',
-        });
+        const o = await stats.overview(tenDays);
         // Paid: 10.00 (card, refunded later) + 20.00 (bank) on the 10th; 30.00 (crypto) and the first
         // charges 9.99 + 120.00 + 10.00 (bank) + 10.00 + 10.00 (bank) + 2.00 (fee) + 5.00 on the 11th;
         // a 10.00 renewal on the 19th.
@@ -314,6 +319,64 @@ describeBackends('dashboard home figures', (build) => {
       const newcomer = await ctx.createMerchant('test');
       assert.deepEqual(await stats.currenciesWithActivity(newcomer.id, 'test'), []);
     });
+
+    await t.test(
+      'days sealed later give the same figures, and a later refund still counts on its own day',
+      async () => {
+        const q = tenDays;
+        const figures = (o: Overview) => [
+          o.grossVolumeMinor,
+          o.paymentsPaid,
+          o.series,
+          o.methodMix,
+          o.conversion,
+          o.refunds,
+        ];
+        const counted = await stats.overview(q);
+        // Nine days after the 19th ends, every day of the range is sealed: stored on first view, read after.
+        clock.set('2025-03-29T00:00:00.000Z');
+        const sealing = await stats.overview(q);
+        const stored = await ctx.cobro.database.db
+          .selectFrom('dashboard_days')
+          .select(['day', 'checkouts_created', 'checkouts_paid'])
+          .where('merchant_id', '=', merchant.id)
+          .where('mode', '=', 'test')
+          .where('currency', '=', 'USD')
+          .orderBy('day')
+          .execute();
+        assert.equal(stored.length, 10, 'one row per day of the range, days of nothing included');
+        assert.deepEqual(
+          stored
+            .map((d) => [Number(d.day) * DAY, Number(d.checkouts_created), Number(d.checkouts_paid)])
+            .filter(([, c]) => c > 0),
+          [
+            [at('2025-03-10T00:00:00Z'), 4, 2],
+            [at('2025-03-11T00:00:00Z'), 8, 8],
+          ],
+        );
+        const read = await stats.overview(q);
+        assert.deepEqual(figures(sealing), figures(counted));
+        assert.deepEqual(figures(read), figures(counted));
+        // A range that starts and ends inside days mixes sealed days with counted part-days.
+        const ragged = { ...q, fromMs: at('2025-03-10T12:00:00Z'), toMs: at('2025-03-19T12:00:00Z') };
+        clock.set('2025-03-19T13:00:00.000Z');
+        const raggedCounted = await new DashboardStatsService(ctx.cobro.database.uow, clock).overview(ragged);
+        clock.set('2025-03-29T00:00:00.000Z');
+        assert.deepEqual(figures(await stats.overview(ragged)), figures(raggedCounted));
+
+        // A payment of the sealed 11th refunded today: a refund today, the 11th's volume unchanged.
+        const eleventh = await ctx.app.inject({ url: '/v1/payment_orders?limit=100', headers: merchant.authHeaders });
+        const crypto = (eleventh.json().data as { id: string; payment_method_type: string; currency: string }[]).find(
+          (o) => o.payment_method_type === 'CRYPTO_ONCHAIN',
+        );
+        assert.ok(crypto, eleventh.body);
+        await refund(ctx, merchant, crypto.id);
+        const withToday = await stats.overview({ ...q, toMs: at('2025-03-30T00:00:00Z') });
+        assert.deepEqual(withToday.refunds, { count: 2, amountMinor: 4_000n });
+        assert.equal(withToday.grossVolumeMinor, counted.grossVolumeMinor);
+        assert.deepEqual(figures(await stats.overview(q)), figures(counted), 'the sealed range is as it was');
+      },
+    );
 
     await t.test('a range that ends before it starts, or a malformed currency, is WRONG_INPUT', async () => {
       await assert.rejects(

@@ -9,6 +9,7 @@ import * as m0007 from './0007_dashboard_stats_indexes.ts';
 import * as m0008 from './0008_merchant_logos.ts';
 import * as m0009 from './0009_api_key_names.ts';
 import * as m0010 from './0010_dashboard_filter_indexes.ts';
+import * as m0011 from './0011_dashboard_days.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -23,5 +24,6 @@ export const migrationProvider: MigrationProvider = {
     '0008_merchant_logos': m0008,
     '0009_api_key_names': m0009,
     '0010_dashboard_filter_indexes': m0010,
+    '0011_dashboard_days': m0011,
   }),
 };

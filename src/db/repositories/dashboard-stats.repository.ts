@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type {
+  ConversionDay,
   DashboardStatsRepository,
   PaidGroup,
   PlanSubscriptionGroup,
+  RefundDay,
+  SealedDay,
   StatsRange,
   StatsScope,
   SubscriptionGroup,
@@ -70,23 +73,31 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
     }));
   }
 
-  async refunds(scope: StatsScope, range: StatsRange): Promise<{ count: number; amountMinor: bigint }> {
-    const row = await this.db
+  async refundsByDay(scope: StatsScope, range: StatsRange): Promise<RefundDay[]> {
+    // Index payment_orders_refund_stats holds refunded_at in order, so the days come out grouped.
+    const rows = await this.db
       .selectFrom('payment_orders')
-      .select([sql<Aggregate>`count(*)`.as('n'), sql<Aggregate>`sum(amount_minor)`.as('amount')])
+      .select([
+        sql<Aggregate>`refunded_at / 86400000`.as('day'),
+        sql<Aggregate>`count(*)`.as('n'),
+        sql<Aggregate>`sum(amount_minor)`.as('amount'),
+      ])
       .where('merchant_id', '=', scope.merchantId)
       .where('mode', '=', scope.mode)
       .where('currency', '=', scope.currency)
       .where('refunded_at', '>=', BigInt(range.fromMs))
       .where('refunded_at', '<', BigInt(range.toMs))
-      .executeTakeFirst();
-    return { count: int(row?.n ?? null), amountMinor: big(row?.amount ?? null) };
+      .groupBy(sql`refunded_at / 86400000`)
+      .execute();
+    return rows.map((r) => ({ day: int(r.day), count: int(r.n), amountMinor: big(r.amount) }));
   }
 
-  async conversion(scope: StatsScope, range: StatsRange): Promise<{ created: number; paid: number }> {
-    const row = await this.db
+  async conversionByDay(scope: StatsScope, range: StatsRange): Promise<ConversionDay[]> {
+    // Index checkout_preferences_stats (merchant, mode, currency, created_at, status) answers it alone.
+    const rows = await this.db
       .selectFrom('checkout_preferences')
       .select([
+        sql<Aggregate>`created_at / 86400000`.as('day'),
         sql<Aggregate>`count(*)`.as('created'),
         sql<Aggregate>`sum(case when status = 'PAID' then 1 else 0 end)`.as('paid'),
       ])
@@ -95,8 +106,90 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
       .where('currency', '=', scope.currency)
       .where('created_at', '>=', BigInt(range.fromMs))
       .where('created_at', '<', BigInt(range.toMs))
-      .executeTakeFirst();
-    return { created: int(row?.created ?? null), paid: int(row?.paid ?? null) };
+      .groupBy(sql`created_at / 86400000`)
+      .execute();
+    return rows.map((r) => ({ day: int(r.day), created: int(r.created), paid: int(r.paid) }));
+  }
+
+  async sealedDays(scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]> {
+    const inScope = <T extends 'dashboard_days' | 'dashboard_day_methods'>(table: T) =>
+      this.db
+        .selectFrom(table as 'dashboard_days')
+        .where('merchant_id', '=', scope.merchantId)
+        .where('mode', '=', scope.mode)
+        .where('currency', '=', scope.currency)
+        .where('day', '>=', BigInt(fromDay))
+        .where('day', '<', BigInt(toDay));
+    const [days, methods] = await Promise.all([
+      inScope('dashboard_days').selectAll().orderBy('day').execute(),
+      inScope('dashboard_day_methods')
+        .select([
+          'day',
+          sql<string>`payment_method_type`.as('type'),
+          sql<Aggregate>`payments`.as('n'),
+          sql<Aggregate>`volume_minor`.as('volume'),
+        ])
+        .execute(),
+    ]);
+    const byDay = new Map<number, SealedDay>();
+    for (const r of days) {
+      const day = int(r.day);
+      byDay.set(day, {
+        day,
+        refunds: { day, count: int(r.refunds), amountMinor: big(r.refunded_minor) },
+        conversion: { day, created: int(r.checkouts_created), paid: int(r.checkouts_paid) },
+        paid: [],
+      });
+    }
+    for (const r of methods) {
+      // A method row is stored in the same transaction as its day row, so its day is always there.
+      byDay.get(int(r.day))?.paid.push({
+        day: int(r.day),
+        type: r.type as PaymentMethodType,
+        count: int(r.n),
+        volumeMinor: big(r.volume),
+      });
+    }
+    return [...byDay.values()];
+  }
+
+  async saveSealedDays(scope: StatsScope, days: readonly SealedDay[], sealedAtMs: number): Promise<void> {
+    const key = { merchant_id: scope.merchantId, mode: scope.mode, currency: scope.currency };
+    // A few hundred rows at most (one range's days); batched to stay under SQLite's bound-parameter limit.
+    for (let i = 0; i < days.length; i += 100) {
+      const batch = days.slice(i, i + 100);
+      await this.db
+        .insertInto('dashboard_days')
+        .values(
+          batch.map((d) => ({
+            ...key,
+            day: BigInt(d.day),
+            checkouts_created: BigInt(d.conversion.created),
+            checkouts_paid: BigInt(d.conversion.paid),
+            refunds: BigInt(d.refunds.count),
+            refunded_minor: d.refunds.amountMinor,
+            sealed_at: BigInt(sealedAtMs),
+          })),
+        )
+        .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'currency', 'day']).doNothing())
+        .execute();
+      const methods = batch.flatMap((d) => d.paid);
+      for (let j = 0; j < methods.length; j += 100) {
+        await this.db
+          .insertInto('dashboard_day_methods')
+          .values(
+            methods.slice(j, j + 100).map((g) => ({
+              ...key,
+              day: BigInt(g.day),
+              payment_method_type: g.type,
+              payments: BigInt(g.count),
+              volume_minor: g.volumeMinor,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'currency', 'day', 'payment_method_type']).doNothing())
+          .execute();
+      }
+    }
   }
 
   async liveSubscriptions(scope: StatsScope): Promise<SubscriptionGroup[]> {

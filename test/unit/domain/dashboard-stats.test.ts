@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type {
+  ConversionDay,
   DashboardStatsRepository,
   OverviewQuery,
   PaidGroup,
+  RefundDay,
+  SealedDay,
+  StatsRange,
+  StatsScope,
   SubscriptionGroup,
 } from '../../../src/domain/dashboard/stats.ts';
 import {
@@ -13,8 +18,11 @@ import {
   dailySeries,
   MAX_RANGE_DAYS,
   monthlyRecurringRevenueMinor,
+  SEAL_AFTER_MS,
 } from '../../../src/domain/dashboard/stats.ts';
+import type { PaymentMethodType } from '../../../src/domain/payment-methods/payment-method.ts';
 import type { Repositories } from '../../../src/domain/repositories.ts';
+import { ManualClock } from '../../../src/domain/shared/clock.ts';
 import { AppError } from '../../../src/domain/shared/errors.ts';
 import type { UnitOfWork } from '../../../src/domain/shared/unit-of-work.ts';
 import type { IntervalType } from '../../../src/domain/subscriptions/payment-link.ts';
@@ -119,16 +127,20 @@ class FakeStats implements DashboardStatsRepository {
     private readonly paid: PaidGroup[],
     private readonly subs: SubscriptionGroup[],
   ) {}
-  async paidByDayAndMethod() {
+  async paidByDayAndMethod(_scope: StatsScope, _range: StatsRange): Promise<PaidGroup[]> {
     this.calls.push('paid');
     return this.paid;
   }
-  async refunds() {
-    return { count: 2, amountMinor: 300n };
+  async refundsByDay(_scope: StatsScope, _range: StatsRange): Promise<RefundDay[]> {
+    return [{ day: 0, count: 2, amountMinor: 300n }];
   }
-  async conversion() {
-    return { created: 0, paid: 0 };
+  async conversionByDay(_scope: StatsScope, _range: StatsRange): Promise<ConversionDay[]> {
+    return [];
   }
+  async sealedDays(_scope: StatsScope, _fromDay: number, _toDay: number): Promise<SealedDay[]> {
+    return [];
+  }
+  async saveSealedDays(_scope: StatsScope, _days: readonly SealedDay[]): Promise<void> {}
   async liveSubscriptions() {
     return this.subs;
   }
@@ -143,11 +155,146 @@ class FakeStats implements DashboardStatsRepository {
   }
 }
 
-function serviceOver(stats: DashboardStatsRepository): DashboardStatsService {
+function serviceOver(stats: DashboardStatsRepository, now = Date.UTC(2025, 2, 10)): DashboardStatsService {
   const read = { dashboardStats: stats } as unknown as Repositories;
-  const uow: UnitOfWork = { read, transaction: () => Promise.reject(new Error('the dashboard never writes')) };
-  return new DashboardStatsService(uow);
+  const uow: UnitOfWork = { read, transaction: (fn) => fn(read) };
+  return new DashboardStatsService(uow, new ManualClock(new Date(now)));
 }
+
+/**
+ * A database in miniature: timestamped payments, refunds and checkouts, answered the way the SQL
+ * answers (by range, grouped by UTC day), and a store of sealed days that keeps the first write.
+ */
+class RecordedStats extends FakeStats {
+  stored = new Map<number, SealedDay>();
+  liveDays = 0;
+  constructor(
+    private readonly payments: { at: number; type: PaymentMethodType; amount: bigint }[],
+    private readonly refunded: { at: number; amount: bigint }[],
+    private readonly checkouts: { at: number; paid: boolean }[],
+  ) {
+    super([], []);
+  }
+  private countRange(range: StatsRange) {
+    this.liveDays += Math.ceil((range.toMs - range.fromMs) / DAY_MS);
+  }
+  override async paidByDayAndMethod(_scope: StatsScope, range: StatsRange): Promise<PaidGroup[]> {
+    this.countRange(range);
+    const groups = new Map<string, PaidGroup>();
+    for (const p of this.payments.filter((p) => p.at >= range.fromMs && p.at < range.toMs)) {
+      const day = Math.floor(p.at / DAY_MS);
+      const g = groups.get(`${day} ${p.type}`) ?? { day, type: p.type, count: 0, volumeMinor: 0n };
+      g.count += 1;
+      g.volumeMinor += p.amount;
+      groups.set(`${day} ${p.type}`, g);
+    }
+    return [...groups.values()];
+  }
+  override async refundsByDay(_scope: StatsScope, range: StatsRange): Promise<RefundDay[]> {
+    const days = new Map<number, RefundDay>();
+    for (const r of this.refunded.filter((r) => r.at >= range.fromMs && r.at < range.toMs)) {
+      const day = Math.floor(r.at / DAY_MS);
+      const d = days.get(day) ?? { day, count: 0, amountMinor: 0n };
+      d.count += 1;
+      d.amountMinor += r.amount;
+      days.set(day, d);
+    }
+    return [...days.values()];
+  }
+  override async conversionByDay(_scope: StatsScope, range: StatsRange): Promise<ConversionDay[]> {
+    const days = new Map<number, ConversionDay>();
+    for (const c of this.checkouts.filter((c) => c.at >= range.fromMs && c.at < range.toMs)) {
+      const day = Math.floor(c.at / DAY_MS);
+      const d = days.get(day) ?? { day, created: 0, paid: 0 };
+      d.created += 1;
+      d.paid += c.paid ? 1 : 0;
+      days.set(day, d);
+    }
+    return [...days.values()];
+  }
+  override async sealedDays(_scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]> {
+    return [...this.stored.values()].filter((d) => d.day >= fromDay && d.day < toDay);
+  }
+  override async saveSealedDays(_scope: StatsScope, days: readonly SealedDay[]): Promise<void> {
+    for (const d of days) {
+      if (!this.stored.has(d.day)) {
+        this.stored.set(d.day, structuredClone(d));
+      }
+    }
+  }
+}
+
+describe('sealed days', () => {
+  const origin = Date.UTC(2025, 0, 1);
+  const within = fc.integer({ min: 0, max: 40 * DAY_MS - 1 }).map((ms) => origin + ms);
+  const types: PaymentMethodType[] = ['CARD', 'PIX', 'CASH'];
+
+  test('give the same figures as counting every row, for any range and any moment, stored or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: within, type: fc.constantFrom(...types), amount: fc.bigInt(1n, 10_000n) })),
+        fc.array(fc.record({ at: within, amount: fc.bigInt(1n, 10_000n) })),
+        fc.array(fc.record({ at: within, paid: fc.boolean() })),
+        fc.tuple(within, within).filter(([a, b]) => a !== b),
+        fc.integer({ min: 0, max: 60 * DAY_MS }),
+        async (payments, refunded, checkouts, [a, b], later) => {
+          const q: OverviewQuery = {
+            merchantId: 'm',
+            mode: 'test',
+            currency: 'USD',
+            fromMs: Math.min(a, b),
+            toMs: Math.max(a, b),
+            bucket: 'day',
+          };
+          // Counted live: a moment before anything could be sealed.
+          const counted = await serviceOver(new RecordedStats(payments, refunded, checkouts), origin).overview(q);
+          const db = new RecordedStats(payments, refunded, checkouts);
+          const service = serviceOver(db, origin + later);
+          const first = await service.overview(q);
+          const again = await service.overview(q);
+          assert.deepEqual(first, counted);
+          assert.deepEqual(again, counted);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a range of sealed days is counted once, then read from the stored days', async () => {
+    const day = (n: number) => origin + n * DAY_MS;
+    const db = new RecordedStats(
+      [{ at: day(1) + 5, type: 'CARD', amount: 500n }],
+      [{ at: day(2), amount: 100n }],
+      [{ at: day(1), paid: true }],
+    );
+    const q: OverviewQuery = {
+      merchantId: 'm',
+      mode: 'test',
+      currency: 'USD',
+      fromMs: day(0),
+      toMs: day(30),
+      bucket: 'day',
+    };
+    // 40 days after the origin, days 0–30 are sealed (9 days after their end), so 30 whole days.
+    const service = serviceOver(db, day(40));
+    const first = await service.overview(q);
+    assert.equal(db.stored.size, 30, 'every day of the range is stored, days of nothing included');
+    assert.equal(first.grossVolumeMinor, 500n);
+    db.liveDays = 0;
+    const again = await service.overview(q);
+    assert.equal(db.liveDays, 0, 'nothing is counted again');
+    assert.deepEqual(again, first);
+    // A day is sealed SEAL_AFTER_MS after it ends, not a millisecond before.
+    const originDay = origin / DAY_MS;
+    const lastStored = async (now: number) => {
+      const fresh = new RecordedStats([], [], []);
+      await serviceOver(fresh, now).overview(q);
+      return Math.max(...fresh.stored.keys()) - originDay;
+    };
+    assert.equal(await lastStored(day(6) + SEAL_AFTER_MS - 1), 4);
+    assert.equal(await lastStored(day(6) + SEAL_AFTER_MS), 5);
+  });
+});
 
 describe('the overview', () => {
   const day = Date.UTC(2025, 2, 10) / DAY_MS;
