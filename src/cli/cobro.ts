@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
+import { backupSqlite } from '../db/backup.ts';
 import { CLI_ACTOR } from '../domain/dashboard/audit.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
 import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
@@ -24,6 +25,8 @@ Commands:
   worker                                           run the background jobs alone (no HTTP); on PostgreSQL
                                                    run any number of serve and worker processes
   migrate                                          apply database migrations
+  backup --to FILE [--json]                        a consistent copy of the SQLite database, taken
+                                                   while the server runs (restore: docs/operations.md)
   merchant create --name NAME [--json]             new merchant with a test key pair
   keys create --merchant ID --mode test|live [--json]
                                                    new key pair for a merchant
@@ -118,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       role: { type: 'string' },
       jobs: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -163,6 +167,19 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
+  if (command === 'backup') {
+    // A copy of the file as it is, taken beside the running server: no migration, no services.
+    if (!values.to) {
+      fail('backup needs --to FILE');
+    }
+    const result = await backupSqlite(config.databaseUrl, values.to);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ path: result.path, bytes: result.bytes, pages: result.pages, integrity_check: result.integrity })}\n`
+        : `backup written to ${result.path} (${result.bytes} bytes, integrity_check ${result.integrity})\n`,
+    );
+    return;
+  }
   const cobro = await createCobro(config, { logger: pino({ level: 'warn' }, pino.destination(2)), jobs: false });
   try {
     const { merchants } = cobro.services;

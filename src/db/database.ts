@@ -121,8 +121,13 @@ function openSqliteConnection(path: string, synchronous: string): SqliteDatabase
   return raw;
 }
 
+/** The file of a `sqlite:` DATABASE_URL (`sqlite:./data/cobro.db`, `sqlite:///abs/path.db`). */
+export function sqlitePathOf(url: string): string {
+  return url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+}
+
 async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
-  const path = options.url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  const path = sqlitePathOf(options.url);
   if (path.length === 0 || path === ':memory:') {
     throw new Error(
       'DATABASE_URL: SQLite needs a file path (sqlite:./data/cobro.db); in-memory databases are not durable',

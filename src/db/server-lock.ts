@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { sqlitePathOf } from './database.ts';
 
 /** Refused at start: another serving process holds the SQLite database. */
 export class ServerLockError extends Error {}
@@ -20,7 +21,7 @@ export function lockSqliteServer(databaseUrl: string): ServerLock | null {
   if (!databaseUrl.startsWith('sqlite:')) {
     return null;
   }
-  const path = databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  const path = sqlitePathOf(databaseUrl);
   const lockPath = `${path}.server-lock`;
   mkdirSync(dirname(lockPath), { recursive: true });
   const lock = new SqliteDatabase(lockPath, { timeout: 0 });

@@ -348,7 +348,7 @@ describeBackends('dashboard home figures', (build) => {
         assert.deepEqual(
           stored
             .map((d) => [Number(d.day) * DAY, Number(d.checkouts_created), Number(d.checkouts_paid)])
-            .filter(([, c]) => c > 0),
+            .filter((row) => (row[1] ?? 0) > 0),
           [
             [at('2025-03-10T00:00:00Z'), 4, 2],
             [at('2025-03-11T00:00:00Z'), 8, 8],
