@@ -4,7 +4,7 @@ import { qrSvg } from '../../providers/shared/qr.ts';
 import { formField } from '../checkout/form-input.ts';
 import { html, trustedMarkup } from '../checkout/html.ts';
 import type { DashTools } from './dashboard.plugin.ts';
-import { formatTime } from './i18n.ts';
+import { formatTime, t as tr } from './i18n.ts';
 import { readCookie, SESSION_COOKIE } from './session.ts';
 import { csrfField, problems } from './views/layout.ts';
 
@@ -25,11 +25,11 @@ export function registerAccountRoutes(scope: FastifyInstance, t: DashTools, mode
       return reply;
     }
     const links = [
-      { href: `${base}/settings/profile`, label: 'Business profile', show: true },
-      { href: `${base}/settings/payments`, label: 'Payment settings', show: true },
-      { href: `${base}/settings/security`, label: 'Security', show: true },
-      { href: `${base}/settings/team`, label: 'Team', show: ctx.can('team.manage') },
-      { href: `${base}/settings/audit`, label: 'Audit log', show: ctx.can('team.manage') },
+      { href: `${base}/settings/profile`, label: tr('Business profile'), show: true },
+      { href: `${base}/settings/payments`, label: tr('Payment settings'), show: true },
+      { href: `${base}/settings/security`, label: tr('Security'), show: true },
+      { href: `${base}/settings/team`, label: tr('Team'), show: ctx.can('team.manage') },
+      { href: `${base}/settings/audit`, label: tr('Audit log'), show: ctx.can('team.manage') },
     ];
     return t.sendShell(
       req,
@@ -54,37 +54,37 @@ export function registerAccountRoutes(scope: FastifyInstance, t: DashTools, mode
     const csrf = t.csrfToken(req, reply);
     const twoFactor =
       extra.codes !== undefined
-        ? html`<p class="notice" role="status">Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.</p>
+        ? html`<p class="notice" role="status">${tr('Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.')}</p>
 <ul class="codes" data-test="recovery-codes">${extra.codes.map((c) => html`<li>${c}</li>`)}</ul>`
         : user.totpEnabledAt !== null
           ? html`<p data-test="2fa-state">Two-factor authentication is on since ${time(user.totpEnabledAt)}. Recovery codes left: ${user.recoveryCodes.length}.</p>
 <form method="post" action="${base}/settings/security/2fa/disable">${csrfField(csrf)}
 <div class="field"><label for="disable-password">Password</label><input id="disable-password" name="password" type="password" autocomplete="current-password" required></div>
-<button type="submit" class="button--secondary">Turn off two-factor authentication</button></form>`
+<button type="submit" class="button--secondary">${tr('Turn off two-factor authentication')}</button></form>`
           : pending
-            ? html`<p>Scan this code with an authenticator app (or type the key), then enter the 6-digit code it shows.</p>
+            ? html`<p>${tr('Scan this code with an authenticator app (or type the key), then enter the 6-digit code it shows.')}</p>
 <div class="qr">${trustedMarkup(await qrSvg(pending.uri, 'Two-factor enrolment QR code'))}</div>
-<p>Key: <code class="mono" data-test="totp-secret">${pending.secret}</code></p>
+<p>${tr('Key:')} <code class="mono" data-test="totp-secret">${pending.secret}</code></p>
 ${problems(extra.errors ?? [])}
 <form method="post" action="${base}/settings/security/2fa/confirm">${csrfField(csrf)}
-<div class="field"><label for="code">Code</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="6"></div>
-<button type="submit">Turn on two-factor authentication</button></form>`
-            : html`<p data-test="2fa-state">Two-factor authentication is off.</p>
-<form method="post" action="${base}/settings/security/2fa/start">${csrfField(csrf)}<button type="submit">Set up two-factor authentication</button></form>`;
+<div class="field"><label for="code">${tr('Code')}</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="6"></div>
+<button type="submit">${tr('Turn on two-factor authentication')}</button></form>`
+            : html`<p data-test="2fa-state">${tr('Two-factor authentication is off.')}</p>
+<form method="post" action="${base}/settings/security/2fa/start">${csrfField(csrf)}<button type="submit">${tr('Set up two-factor authentication')}</button></form>`;
     return t.sendShell(
       req,
       reply,
       ctx,
       'settings',
-      'Security',
-      html`<h1>Security</h1>
-<section aria-labelledby="tfa"><h2 id="tfa">Two-factor authentication</h2>${twoFactor}</section>
-<section aria-labelledby="sessions"><h2 id="sessions">Active sessions</h2>
-<div class="table-wrap" tabindex="0"><table><caption>Where you are signed in</caption>
-<thead><tr><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th></tr></thead>
+      tr('Security'),
+      html`<h1>${tr('Security')}</h1>
+<section aria-labelledby="tfa"><h2 id="tfa">${tr('Two-factor authentication')}</h2>${twoFactor}</section>
+<section aria-labelledby="sessions"><h2 id="sessions">${tr('Active sessions')}</h2>
+<div class="table-wrap" tabindex="0"><table><caption>${tr('Where you are signed in')}</caption>
+<thead><tr><th scope="col">${tr('Signed in')}</th><th scope="col">${tr('Last seen')}</th><th scope="col">${tr('Address')}</th><th scope="col">${tr('Browser')}</th></tr></thead>
 <tbody>${sessions.map(
         (s) =>
-          html`<tr><td>${time(s.createdAt)}${s.idHash === ctx.active.session.idHash ? html` <span class="badge">this one</span>` : null}</td><td>${time(s.lastSeenAt)}</td><td>${s.ip}</td><td>${s.userAgent.slice(0, 80)}</td></tr>`,
+          html`<tr><td>${time(s.createdAt)}${s.idHash === ctx.active.session.idHash ? html` <span class="badge">${tr('this one')}</span>` : null}</td><td>${time(s.lastSeenAt)}</td><td>${s.ip}</td><td>${s.userAgent.slice(0, 80)}</td></tr>`,
       )}</tbody></table></div>
 <form method="post" action="${base}/settings/security/sessions/end-others">${csrfField(csrf)}<button type="submit" class="button--secondary">${ctx.m.signOutEverywhere}</button></form>
 </section>`,
@@ -117,7 +117,7 @@ ${problems(extra.errors ?? [])}
     const codes = await deps.dashboard.account.confirmTwoFactor(ctx.active.user.id, formField(req.body, 'code'));
     if (!codes) {
       return securityPage(req, reply, ctx, {
-        errors: ['That code is not right. Check the clock of your device and try the next code.'],
+        errors: [tr('That code is not right. Check the clock of your device and try the next code.')],
       });
     }
     const fresh = await deps.dashboard.auth.lookup(ctx.active.token);
@@ -130,7 +130,7 @@ ${problems(extra.errors ?? [])}
       return reply;
     }
     if (!(await deps.dashboard.account.disableTwoFactor(ctx.active.user.id, formField(req.body, 'password')))) {
-      return securityPage(req, reply, ctx, { errors: ['The password is not right.'] });
+      return securityPage(req, reply, ctx, { errors: [tr('The password is not right.')] });
     }
     return t.seeOther(reply, `${base}/settings/security`);
   });
@@ -161,32 +161,32 @@ ${problems(extra.errors ?? [])}
       reply,
       ctx,
       'settings',
-      'Team',
-      html`<h1>Team</h1>
-${invited ? html`<p class="notice" role="status" data-test="invited">Invitation sent. The link is valid for 72 hours.</p>` : null}
-<div class="table-wrap" tabindex="0"><table data-test="members"><caption>Members</caption>
-<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-factor</th><th scope="col">Actions</th></tr></thead>
+      tr('Team'),
+      html`<h1>${tr('Team')}</h1>
+${invited ? html`<p class="notice" role="status" data-test="invited">${tr('Invitation sent. The link is valid for 72 hours.')}</p>` : null}
+<div class="table-wrap" tabindex="0"><table data-test="members"><caption>${tr('Members')}</caption>
+<thead><tr><th scope="col">Email</th><th scope="col">${tr('Role')}</th><th scope="col">${tr('Two-factor')}</th><th scope="col">${tr('Actions')}</th></tr></thead>
 <tbody>${members.map(
         (mem) => html`<tr><td>${mem.email}</td><td>
 <form method="post" action="${base}/settings/team/${mem.userId}/role" class="inline-form">${csrfField(csrf)}
 <label class="visually-hidden" for="role-${mem.userId}">Role of ${mem.email}</label>
 <select id="role-${mem.userId}" name="role">${ROLE_OPTIONS.map((r) => html`<option value="${r}"${r === mem.role ? html` selected` : null}>${r}</option>`)}</select>
-<button type="submit" class="button--secondary">Change role</button></form></td>
+<button type="submit" class="button--secondary">${tr('Change role')}</button></form></td>
 <td>${mem.totpEnabled ? 'on' : 'off'}</td>
-<td><form method="post" action="${base}/settings/team/${mem.userId}/remove" class="inline-form" data-confirm="Remove ${mem.email} from the team?">${csrfField(csrf)}<button type="submit" class="button--secondary">Remove</button></form></td></tr>`,
+<td><form method="post" action="${base}/settings/team/${mem.userId}/remove" class="inline-form" data-confirm="Remove ${mem.email} from the team?">${csrfField(csrf)}<button type="submit" class="button--secondary">${tr('Remove')}</button></form></td></tr>`,
       )}</tbody></table></div>
 ${
   invitations.length > 0
-    ? html`<div class="table-wrap" tabindex="0"><table><caption>Pending invitations</caption>
-<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Expires</th></tr></thead>
+    ? html`<div class="table-wrap" tabindex="0"><table><caption>${tr('Pending invitations')}</caption>
+<thead><tr><th scope="col">Email</th><th scope="col">${tr('Role')}</th><th scope="col">${tr('Expires')}</th></tr></thead>
 <tbody>${invitations.map((i) => html`<tr><td>${i.email}</td><td>${i.role}</td><td>${time(i.expiresAt)}</td></tr>`)}</tbody></table></div>`
     : null
 }
-<section aria-labelledby="invite"><h2 id="invite">Invite someone</h2>
+<section aria-labelledby="invite"><h2 id="invite">${tr('Invite someone')}</h2>
 <form method="post" action="${base}/settings/team/invite" class="toolbar">${csrfField(csrf)}
 <div class="field"><label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required></div>
-<div class="field"><label for="invite-role">Role</label><select id="invite-role" name="role">${ROLE_OPTIONS.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : null}>${r}</option>`)}</select></div>
-<button type="submit">Send invitation</button></form></section>`,
+<div class="field"><label for="invite-role">${tr('Role')}</label><select id="invite-role" name="role">${ROLE_OPTIONS.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : null}>${r}</option>`)}</select></div>
+<button type="submit">${tr('Send invitation')}</button></form></section>`,
     );
   });
 
@@ -240,15 +240,15 @@ ${
       reply,
       ctx,
       'settings',
-      'Audit log',
-      html`<h1>Audit log</h1>
-<div class="table-wrap" tabindex="0"><table data-test="audit"><caption>Every dashboard action and every key, endpoint and team change, newest first</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Object</th><th scope="col">From</th></tr></thead>
+      tr('Audit log'),
+      html`<h1>${tr('Audit log')}</h1>
+<div class="table-wrap" tabindex="0"><table data-test="audit"><caption>${tr('Every dashboard action and every key, endpoint and team change, newest first')}</caption>
+<thead><tr><th scope="col">${tr('When')}</th><th scope="col">${tr('Who')}</th><th scope="col">${tr('What')}</th><th scope="col">${tr('Object')}</th><th scope="col">${tr('From')}</th></tr></thead>
 <tbody>${entries.map(
         (e) =>
           html`<tr><td>${time(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${e.objectType}${e.objectId ? html` <code>${e.objectId}</code>` : null}</td><td>${e.ip ?? ''}</td></tr>`,
       )}</tbody></table></div>
-${entries.length === 50 && last ? html`<p><a href="${base}/settings/audit?before=${last.at}:${last.id}">Older entries</a></p>` : null}`,
+${entries.length === 50 && last ? html`<p><a href="${base}/settings/audit?before=${last.at}:${last.id}">${tr('Older entries')}</a></p>` : null}`,
     );
   });
 }

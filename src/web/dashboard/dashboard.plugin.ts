@@ -19,7 +19,7 @@ import { registerAuthRoutes } from './auth.routes.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
 import { registerHomeRoutes } from './home.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
-import { dashboardMessages } from './i18n.ts';
+import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
@@ -108,6 +108,9 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
       route.schema = { ...route.schema, hide: true };
     });
     const nonceOf = registerPageNonces(scope, https);
+    scope.addHook('onRequest', (req, _reply, done) =>
+      withPageLocale(negotiateLocale(req.headers['accept-language']), done),
+    );
     const messagesOf = (req: FastifyRequest) => dashboardMessages(negotiateLocale(req.headers['accept-language']));
     const assetPaths = { css: assets.css.path, js: assets.js.path };
 

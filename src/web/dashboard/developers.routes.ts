@@ -8,6 +8,7 @@ import type { WebhookEndpoint } from '../../domain/webhooks/webhook.ts';
 import { formField } from '../checkout/form-input.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import { t as tr } from './i18n.ts';
 import type { EndpointFormValues, KeyRow } from './views/developers.views.ts';
 import {
   developersIndexPage,
@@ -180,14 +181,14 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'API keys',
+      tr('API keys'),
       keyListPage({
         base,
         csrf: t.csrfToken(req, reply),
         canWrite: ctx.can('keys.write'),
         mode: ctx.mode,
         rows: keys.map((key): KeyRow => ({ key, ref: keyRef(key.key) })),
-        notice: query(req).revoked !== undefined ? 'Key revoked: the API refuses it from now on.' : null,
+        notice: query(req).revoked !== undefined ? tr('Key revoked: the API refuses it from now on.') : null,
         problems: form.problems,
         name: form.name,
       }),
@@ -216,7 +217,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     }
     const name = formField(req.body, 'name').trim().slice(0, 400);
     if ([...name].length > 100) {
-      return sendKeyList(req, reply, ctx, { name, problems: ['Name must be at most 100 characters.'] }, 400);
+      return sendKeyList(req, reply, ctx, { name, problems: [tr('Name must be at most 100 characters.')] }, 400);
     }
     const pair = await deps.merchants.createKeyPair(ctx.merchantId, ctx.mode, name === '' ? null : name);
     await audit(ctx, 'api_key.create', 'api_key', keyPrefix(pair.apiKey), { name: name || null });
@@ -226,7 +227,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Key pair created',
+      tr('Key pair created'),
       keyCreatedPage({ base, name: name || null, apiKey: pair.apiKey, apiSecret: pair.apiSecret }),
       201,
     );
@@ -246,7 +247,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Revoke key',
+      tr('Revoke key'),
       keyRevokePage({ base, csrf: t.csrfToken(req, reply), key, ref: req.params.id }),
     );
   });
@@ -282,13 +283,13 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Webhook endpoints',
+      tr('Webhook endpoints'),
       endpointListPage({
         base,
         canWrite: ctx.can('webhooks.write'),
         endpoints: page.data,
         nextHref: after ? withQuery(`${base}/webhook_endpoints`, { after }) : null,
-        notice: q.deleted !== undefined ? 'Endpoint deleted: its pending deliveries are cancelled.' : null,
+        notice: q.deleted !== undefined ? tr('Endpoint deleted: its pending deliveries are cancelled.') : null,
       }),
     );
   });
@@ -307,7 +308,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      editing ? 'Edit endpoint' : 'New webhook endpoint',
+      editing ? tr('Edit endpoint') : tr('New webhook endpoint'),
       endpointFormPage({
         base,
         csrf: t.csrfToken(req, reply),
@@ -361,14 +362,17 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Endpoint created',
+      tr('Endpoint created'),
       secretShownPage({
-        heading: 'Endpoint created',
-        intro: `Deliveries to ${created.endpoint.url} are signed with this secret (Standard Webhooks). Use it in your receiver to verify them.`,
+        heading: tr('Endpoint created'),
+        intro: tr(
+          'Deliveries to {url} are signed with this secret (Standard Webhooks). Use it in your receiver to verify them.',
+          { url: created.endpoint.url },
+        ),
         secret: created.secret,
         previousExpiresAt: null,
         backHref: `${base}/webhook_endpoints/${created.endpoint.id}`,
-        backLabel: 'Done: go to the endpoint',
+        backLabel: tr('Done: go to the endpoint'),
       }),
       201,
     );
@@ -385,20 +389,20 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     const q = query(req);
     const notice =
       q.saved !== undefined
-        ? 'Endpoint saved.'
+        ? tr('Endpoint saved.')
         : q.tested !== undefined
-          ? 'Test event queued: it is delivered in a few seconds and listed below.'
+          ? tr('Test event queued: it is delivered in a few seconds and listed below.')
           : q.enabled !== undefined
-            ? 'Endpoint enabled: it receives the events it subscribes to from now on.'
+            ? tr('Endpoint enabled: it receives the events it subscribes to from now on.')
             : q.disabled !== undefined
-              ? 'Endpoint disabled: no event is sent to it until it is enabled again.'
+              ? tr('Endpoint disabled: no event is sent to it until it is enabled again.')
               : null;
     return t.sendShell(
       req,
       reply,
       ctx,
       'developers',
-      'Webhook endpoint',
+      tr('Webhook endpoint'),
       endpointPage({
         base,
         csrf: t.csrfToken(req, reply),
@@ -499,13 +503,16 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Rotate secret',
+      tr('Rotate secret'),
       confirmStep({
         csrf: t.csrfToken(req, reply),
-        heading: 'Rotate the signing secret?',
-        explanation: `A new secret signs deliveries to ${e.url} from now on; the current one keeps signing alongside it for a while, so you can update your receiver without losing a delivery.`,
+        heading: tr('Rotate the signing secret?'),
+        explanation: tr(
+          'A new secret signs deliveries to {url} from now on; the current one keeps signing alongside it for a while, so you can update your receiver without losing a delivery.',
+          { url: e.url },
+        ),
         action: `${base}/webhook_endpoints/${e.id}/rotate`,
-        button: 'Rotate secret',
+        button: tr('Rotate secret'),
         cancelHref: `${base}/webhook_endpoints/${e.id}`,
       }),
     );
@@ -527,14 +534,14 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'New signing secret',
+      tr('New signing secret'),
       secretShownPage({
-        heading: 'New signing secret',
-        intro: `Deliveries to ${e.url} are signed with this secret from now on.`,
+        heading: tr('New signing secret'),
+        intro: tr('Deliveries to {url} are signed with this secret from now on.', { url: e.url }),
         secret: rotated.secret,
         previousExpiresAt: rotated.previousExpiresAt,
         backHref: `${base}/webhook_endpoints/${e.id}`,
-        backLabel: 'Done: back to the endpoint',
+        backLabel: tr('Done: back to the endpoint'),
       }),
     );
   });
@@ -550,13 +557,16 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Delete endpoint',
+      tr('Delete endpoint'),
       confirmStep({
         csrf: t.csrfToken(req, reply),
-        heading: 'Delete this endpoint?',
-        explanation: `No event is sent to ${e.url} any more and its pending deliveries are cancelled. This cannot be undone.`,
+        heading: tr('Delete this endpoint?'),
+        explanation: tr(
+          'No event is sent to {url} any more and its pending deliveries are cancelled. This cannot be undone.',
+          { url: e.url },
+        ),
         action: `${base}/webhook_endpoints/${e.id}/delete`,
-        button: 'Delete endpoint',
+        button: tr('Delete endpoint'),
         cancelHref: `${base}/webhook_endpoints/${e.id}`,
       }),
     );
@@ -590,8 +600,13 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
         heading: kind === 'reveal' ? 'Reveal the signing secret?' : 'Rotate the signing secret?',
         explanation:
           kind === 'reveal'
-            ? `The secret that signs deliveries to your checkout preferences' status_changes_webhook URLs (${ctx.mode} mode). Make sure nobody is looking at your screen.`
-            : 'A new secret signs deliveries to preference webhooks from now on; the current one keeps signing alongside it for a while.',
+            ? tr(
+                "The secret that signs deliveries to your checkout preferences' status_changes_webhook URLs ({mode} mode). Make sure nobody is looking at your screen.",
+                { mode: ctx.mode },
+              )
+            : tr(
+                'A new secret signs deliveries to preference webhooks from now on; the current one keeps signing alongside it for a while.',
+              ),
         action: `${base}/webhook_settings/${kind === 'reveal' ? 'secret' : 'rotate'}`,
         button: kind === 'reveal' ? 'Reveal secret' : 'Rotate secret',
         cancelHref: `${base}/webhook_endpoints`,
@@ -613,14 +628,16 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Signing secret',
+      tr('Signing secret'),
       secretShownPage({
-        heading: 'Signing secret for preference webhooks',
-        intro: `Deliveries to status_changes_webhook URLs (${ctx.mode} mode) are signed with this secret.`,
+        heading: tr('Signing secret for preference webhooks'),
+        intro: tr('Deliveries to status_changes_webhook URLs ({mode} mode) are signed with this secret.', {
+          mode: ctx.mode,
+        }),
         secret,
         previousExpiresAt: null,
         backHref: `${base}/webhook_endpoints`,
-        backLabel: 'Done: back to webhook endpoints',
+        backLabel: tr('Done: back to webhook endpoints'),
       }),
     );
   });
@@ -639,14 +656,16 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'New signing secret',
+      tr('New signing secret'),
       secretShownPage({
-        heading: 'New signing secret for preference webhooks',
-        intro: `Deliveries to status_changes_webhook URLs (${ctx.mode} mode) are signed with this secret from now on.`,
+        heading: tr('New signing secret for preference webhooks'),
+        intro: tr('Deliveries to status_changes_webhook URLs ({mode} mode) are signed with this secret from now on.', {
+          mode: ctx.mode,
+        }),
         secret: rotated.secret,
         previousExpiresAt: rotated.previousExpiresAt,
         backHref: `${base}/webhook_endpoints`,
-        backLabel: 'Done: back to webhook endpoints',
+        backLabel: tr('Done: back to webhook endpoints'),
       }),
     );
   });
@@ -673,7 +692,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      'Events',
+      tr('Events'),
       eventListPage({
         base,
         events: page.data,
@@ -697,7 +716,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       reply,
       ctx,
       'developers',
-      `Event ${event.eventType}`,
+      tr('Event {type}', { type: event.eventType }),
       eventPage({
         base,
         csrf: t.csrfToken(req, reply),
@@ -708,7 +727,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
         attempts,
         notice:
           query(req).redelivered !== undefined
-            ? 'The event is queued for one more delivery to each of its endpoints.'
+            ? tr('The event is queued for one more delivery to each of its endpoints.')
             : null,
       }),
     );

@@ -4,19 +4,19 @@ import type { Mode } from '../../domain/merchants/merchant.ts';
 import { html } from '../checkout/html.ts';
 import { conversionChart, dailyVolumeChart, methodMixChart } from './charts.ts';
 import type { DashTools } from './dashboard.plugin.ts';
-import type { DashboardMessages } from './i18n.ts';
-import { formatMoney } from './i18n.ts';
+import { formatMoney, t as tr } from './i18n.ts';
 
 /** The ranges the home page offers: today (since 00:00 UTC) and the last 7, 30 or 90 days. */
 const RANGES = { today: 0, '7d': 7, '30d': 30, '90d': 90 } as const;
 type RangeKey = keyof typeof RANGES;
 
-const METHOD_NAMES = (m: DashboardMessages): Record<string, string> => ({
-  CARD: m.t('Card'),
+/** The method types' names in the reader's language (a function: the language is the request's). */
+const methodNames = (): Record<string, string> => ({
+  CARD: tr('Card'),
   PIX: 'PIX',
-  CRYPTO_ONCHAIN: m.t('Crypto'),
-  BANK_TRANSFER: m.t('Bank transfer'),
-  CASH: m.t('Cash'),
+  CRYPTO_ONCHAIN: tr('Crypto'),
+  BANK_TRANSFER: tr('Bank transfer'),
+  CASH: tr('Cash'),
 });
 
 /**
@@ -58,7 +58,6 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
     const number = (n: number) => numberFormat.format(n);
     const percent = (f: number) => percentFormat.format(f);
     const day = (ms: number) => dayFormat.format(ms);
-    const { t: tr } = ctx.m;
     const tiles: [string, string, string][] = [
       ['gross', tr('Gross volume'), money(overview.grossVolumeMinor)],
       ['paid', tr('Payments paid'), number(overview.paymentsPaid)],
@@ -68,7 +67,7 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
       ['mrr', tr('Monthly recurring revenue'), money(overview.mrrMinor)],
       ['failed', tr('Failed renewals'), number(overview.failedRenewals)],
     ];
-    const methodNames = METHOD_NAMES(ctx.m);
+    const names = methodNames();
     const showTable = tr('Show the data as a table');
     const noPayments = tr('No payments in this period.');
     return t.sendShell(
@@ -110,7 +109,7 @@ ${methodMixChart(overview.methodMix, {
   title: tr('Payment methods'),
   formatMoney: money,
   formatNumber: number,
-  formatMethod: (m) => methodNames[m] ?? m,
+  formatMethod: (m) => names[m] ?? m,
   labels: {
     method: tr('Payment method'),
     volume: tr('Volume'),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Locale } from '../checkout/i18n.ts';
 import { AREAS } from './words/index.ts';
 
@@ -187,6 +188,20 @@ const ALL: Record<Locale, DashboardMessages> = { en, es, pt };
 export function dashboardMessages(locale: Locale): DashboardMessages {
   return ALL[locale];
 }
+
+const pageLocale = new AsyncLocalStorage<Locale>();
+
+/**
+ * Runs `next` (the rest of a dashboard request: its hooks, its handler and everything they
+ * await) in the reader's language, so a view deep in the page can call {@link t} without every
+ * function in between passing the language along.
+ */
+export function withPageLocale(locale: Locale, next: () => void): void {
+  pageLocale.run(locale, next);
+}
+
+/** Page text in the language of the request being answered; English outside a request. */
+export const t: Translate = (english, values) => ALL[pageLocale.getStore() ?? 'en'].t(english, values);
 
 /**
  * Building an Intl formatter costs tens of microseconds, and a page formats hundreds of amounts

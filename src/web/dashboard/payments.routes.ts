@@ -19,7 +19,7 @@ import { pushPanel } from '../checkout/panels/index.ts';
 import type { PanelContext } from '../checkout/panels/shared.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
-import { formatMoney } from './i18n.ts';
+import { formatMoney, t as tr } from './i18n.ts';
 import type { CreateForm, FilterForm, ListInput, PaymentsKit } from './views/payments.views.ts';
 import {
   confirmPage,
@@ -46,11 +46,14 @@ const EXPORT_PAGE_SIZE = 100;
 const DAY_MS = 86_400_000;
 const MAX_REASON = 500;
 
-/** Fixed notices after a redirect: the query only chooses one, its text is never echoed. */
-const NOTICES: Record<string, string> = {
-  refunded: 'The payment is refunded.',
-  confirmed: 'The transfer is confirmed: the payment is paid.',
-  redelivered: 'The event is queued for one more delivery to each of its endpoints.',
+/**
+ * Fixed notices after a redirect: the query only chooses one, its text is never echoed. Functions,
+ * so each is worded in the language of the request that shows it.
+ */
+const NOTICES: Record<string, () => string> = {
+  refunded: () => tr('The payment is refunded.'),
+  confirmed: () => tr('The transfer is confirmed: the payment is paid.'),
+  redelivered: () => tr('The event is queued for one more delivery to each of its endpoints.'),
 };
 
 /** The common filters as typed, checked; what a list and its export both use. */
@@ -87,7 +90,7 @@ function readFilters(query: unknown, statuses: readonly string[]): ReadFilters {
     if (statuses.includes(form.status)) {
       out.status = form.status;
     } else {
-      problems.push(`Status must be one of ${statuses.join(', ')}`);
+      problems.push(tr('Status must be one of {values}', { values: statuses.join(', ') }));
     }
   }
   if (form.method !== '') {
@@ -95,7 +98,7 @@ function readFilters(query: unknown, statuses: readonly string[]): ReadFilters {
     if (type) {
       out.paymentMethodType = type;
     } else {
-      problems.push(`Method must be one of ${METHOD_TYPES.join(', ')}`);
+      problems.push(tr('Method must be one of {values}', { values: METHOD_TYPES.join(', ') }));
     }
   }
   const from = utcDay('Created from', form.created_from, problems);
@@ -261,7 +264,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
   });
   listRoute({
     path: '/checkout_preferences',
-    title: 'Checkout preferences',
+    title: tr('Checkout preferences'),
     statuses: PREFERENCE_STATUS_OPTIONS,
     fetch: (ctx, f) =>
       deps.preferences.list(callerOf(ctx), { limit: PAGE_SIZE, cursor: f.cursor }, preferenceFilterOf(f)),
@@ -384,7 +387,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       reply,
       ctx,
       'payments',
-      'Create a payment',
+      tr('Create a payment'),
       createPaymentPage(kitOf(req, reply, ctx), {
         form,
         currencies: deps.currencies.all().map((c) => ({ code: c.code, name: c.name })),
@@ -527,7 +530,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
         methodLabel,
         instructions,
         timeline,
-        notice: NOTICES[done] ?? null,
+        notice: NOTICES[done]?.() ?? null,
         canRefund: order.status === 'CLOSED' && ctx.can('payments.write'),
         canConfirm:
           order.status === 'OPENED' && order.paymentMethodType === 'BANK_TRANSFER' && ctx.can('payments.write'),
@@ -554,11 +557,13 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       'Refund',
       confirmPage(kitOf(req, reply, ctx), {
         order,
-        heading: `Refund ${order.title}?`,
+        heading: tr('Refund {title}?', { title: order.title }),
         explanation:
           order.paymentMethodType === 'CARD'
-            ? 'The whole amount goes back to the card. This cannot be undone.'
-            : 'Send the money back to the payer yourself; this records the payment as refunded and notifies your webhooks. This cannot be undone.',
+            ? tr('The whole amount goes back to the card. This cannot be undone.')
+            : tr(
+                'Send the money back to the payer yourself; this records the payment as refunded and notifies your webhooks. This cannot be undone.',
+              ),
         action: `${base}/payment_orders/${order.id}/refund`,
         button: 'Refund',
         reason: { value: reason },
@@ -574,7 +579,9 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     }
     const order = await deps.orders.get(callerOf(ctx), req.params.id);
     const blocked =
-      order.status === 'CLOSED' ? [] : [`This payment cannot be refunded: its status is ${order.status}.`];
+      order.status === 'CLOSED'
+        ? []
+        : [tr('This payment cannot be refunded: its status is {status}.', { status: order.status })];
     return refundPage(req, reply, ctx, order, '', blocked, blocked.length > 0 ? 409 : 200);
   });
 
@@ -587,7 +594,15 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     const order = await deps.orders.get(caller, req.params.id);
     const reason = formField(req.body, 'reason').trim();
     if ([...reason].length > MAX_REASON) {
-      return refundPage(req, reply, ctx, order, reason, [`Reason must be at most ${MAX_REASON} characters.`], 400);
+      return refundPage(
+        req,
+        reply,
+        ctx,
+        order,
+        reason,
+        [tr('Reason must be at most {max} characters.', { max: MAX_REASON })],
+        400,
+      );
     }
     try {
       await deps.orders.refund(caller, order.id);
@@ -626,14 +641,15 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       reply,
       ctx,
       'payments',
-      'Confirm transfer',
+      tr('Confirm transfer'),
       confirmPage(kitOf(req, reply, ctx), {
         order,
-        heading: `Confirm the transfer for ${order.title}?`,
-        explanation:
+        heading: tr('Confirm the transfer for {title}?', { title: order.title }),
+        explanation: tr(
           'Confirm only when the money is in your account with the reference of this payment: the payment becomes paid and your webhooks are notified.',
+        ),
         action: `${base}/payment_orders/${order.id}/confirm`,
-        button: 'Confirm transfer received',
+        button: tr('Confirm transfer received'),
         problems,
       }),
       status,
@@ -648,7 +664,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     const blocked =
       order.status === 'OPENED' && order.paymentMethodType === 'BANK_TRANSFER'
         ? []
-        : ['Only an open bank transfer can be confirmed by you.'];
+        : [tr('Only an open bank transfer can be confirmed by you.')];
     return confirmTransferPage(req, reply, ctx, order, blocked, blocked.length > 0 ? 409 : 200);
   });
 

@@ -7,6 +7,7 @@ import type { PaymentSettingsField, PaymentSettingsInput } from '../../domain/me
 import { logoPath } from '../checkout/brand.ts';
 import { formField } from '../checkout/form-input.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import { t as tr } from './i18n.ts';
 import { confirmStep } from './views/layout.ts';
 import type { PaymentFormValues, ProfileFormValues, ProfilePageModel } from './views/settings.views.ts';
 import {
@@ -55,7 +56,7 @@ export function registerSettingsRoutes(scope: FastifyInstance, t: DashTools, mod
       reply,
       ctx,
       'settings',
-      'Business profile',
+      tr('Business profile'),
       profilePage({
         base,
         csrf: t.csrfToken(req, reply),
@@ -151,11 +152,14 @@ export function registerSettingsRoutes(scope: FastifyInstance, t: DashTools, mod
         return reply;
       }
       if (file === null || file.bytes.length === 0) {
-        return showProfile(req, reply, ctx, { logoError: 'Choose an image file for the logo.' });
+        return showProfile(req, reply, ctx, { logoError: tr('Choose an image file for the logo.') });
       }
       if (file.truncated) {
         return showProfile(req, reply, ctx, {
-          logoError: `The logo is larger than ${MAX_LOGO_BYTES / 1024} KB. Make it smaller (a logo rarely needs more than 512 × 512 pixels) and try again.`,
+          logoError: tr(
+            'The logo is larger than {kb} KB. Make it smaller (a logo rarely needs more than 512 × 512 pixels) and try again.',
+            { kb: MAX_LOGO_BYTES / 1024 },
+          ),
         });
       }
       // 3. The bytes are judged by themselves (domain/merchants/logo-image.ts), never by name or type.
@@ -192,13 +196,13 @@ export function registerSettingsRoutes(scope: FastifyInstance, t: DashTools, mod
       reply,
       ctx,
       'settings',
-      'Remove logo',
+      tr('Remove logo'),
       confirmStep({
         csrf: t.csrfToken(req, reply),
-        heading: 'Remove the logo?',
-        explanation: 'Payers will see only your display name on the checkout, in e-mails and on receipts.',
+        heading: tr('Remove the logo?'),
+        explanation: tr('Payers will see only your display name on the checkout, in e-mails and on receipts.'),
         action: `${base}/settings/profile/logo/remove`,
-        button: 'Remove logo',
+        button: tr('Remove logo'),
         cancelHref: `${base}/settings/profile`,
       }),
     );
@@ -234,7 +238,7 @@ export function registerSettingsRoutes(scope: FastifyInstance, t: DashTools, mod
       reply,
       ctx,
       'settings',
-      'Payment settings',
+      tr('Payment settings'),
       paymentSettingsPage({
         base,
         csrf: t.csrfToken(req, reply),

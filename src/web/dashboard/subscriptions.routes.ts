@@ -18,7 +18,7 @@ import { html } from '../checkout/html.ts';
 import { planLinkUrl } from '../links/plan-link-url.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
-import { formatMoney } from './i18n.ts';
+import { formatMoney, t as tr } from './i18n.ts';
 import type {
   MoneyFormat,
   PeriodRow,
@@ -170,31 +170,31 @@ const isInterval = (value: string): value is IntervalType => (INTERVAL_TYPES as 
 function toPlanInput(v: PlanFormValues): { input: Omit<CreatePaymentLinkInput, 'externalId'>; errors: PlanFormErrors } {
   const errors: PlanFormErrors = { fields: {}, general: [] };
   if ([...v.title].length > 255) {
-    addError(errors, 'title', 'Title must be at most 255 characters.');
+    addError(errors, 'title', tr('Title must be at most 255 characters.'));
   }
   const amount = v.amount === '' ? null : parseAmount(v.amount);
   if (v.amount === '') {
-    addError(errors, 'amount', 'Amount per period is required.');
+    addError(errors, 'amount', tr('Amount per period is required.'));
   } else if (amount === null) {
-    addError(errors, 'amount', 'Amount per period must be a number, like 9.99.');
+    addError(errors, 'amount', tr('Amount per period must be a number, like 9.99.'));
   }
   if (!isInterval(v.interval_type)) {
-    addError(errors, 'interval_type', 'Billed every must be a day, a week, a month or a year.');
+    addError(errors, 'interval_type', tr('Billed every must be a day, a week, a month or a year.'));
   }
   const intervalCount = parseCount(v.interval_count, 1);
   if (intervalCount === 'invalid') {
-    addError(errors, 'interval_count', 'Number of periods must be a whole number from 1 to 1000, or empty.');
+    addError(errors, 'interval_count', tr('Number of periods must be a whole number from 1 to 1000, or empty.'));
   }
   if (v.trial_interval_type !== '' && !isInterval(v.trial_interval_type)) {
-    addError(errors, 'trial_interval_type', 'Trial unit must be days, weeks, months or years.');
+    addError(errors, 'trial_interval_type', tr('Trial unit must be days, weeks, months or years.'));
   }
   const trialCount = parseCount(v.trial_interval_count, 0);
   if (trialCount === 'invalid') {
-    addError(errors, 'trial_interval_count', 'Trial length must be a whole number from 0 to 1000, or empty.');
+    addError(errors, 'trial_interval_count', tr('Trial length must be a whole number from 0 to 1000, or empty.'));
   }
   const fee = v.signup_fee_amount === '' ? null : parseAmount(v.signup_fee_amount);
   if (v.signup_fee_amount !== '' && fee === null) {
-    addError(errors, 'signup_fee_amount', 'Sign-up fee must be a number, like 5.00, or empty.');
+    addError(errors, 'signup_fee_amount', tr('Sign-up fee must be a number, like 5.00, or empty.'));
   }
   return {
     input: {
@@ -313,7 +313,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       reply,
       ctx,
       'subscriptions',
-      editing ? `Edit ${editing.title}` : 'New plan',
+      editing ? tr('Edit {title}', { title: editing.title }) : tr('New plan'),
       planFormPage({
         action: editing ? `${base}/payment_links/${editing.id}/edit` : `${base}/payment_links`,
         csrf: t.csrfToken(req, reply),
@@ -378,13 +378,13 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
     const q = query(req);
     const notice =
       q.created !== undefined
-        ? 'Plan created. Share its public link, or use its id as payment_link_id in the API.'
+        ? tr('Plan created. Share its public link, or use its id as payment_link_id in the API.')
         : q.saved !== undefined
-          ? `Saved as version ${plan.version}. Current subscribers keep their terms.`
+          ? tr('Saved as version {version}. Current subscribers keep their terms.', { version: plan.version })
           : q.unchanged !== undefined
-            ? 'Nothing changed: the plan keeps its version.'
+            ? tr('Nothing changed: the plan keeps its version.')
             : q.archived !== undefined
-              ? 'Plan archived.'
+              ? tr('Plan archived.')
               : null;
     return t.sendShell(
       req,
@@ -399,7 +399,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
         plan,
         figures: figures.get(plan.id),
         publicLink,
-        qr: await qrSvg(publicLink, `QR code of the link to ${plan.title}`),
+        qr: await qrSvg(publicLink, tr('QR code of the link to {title}', { title: plan.title })),
         subscribers: subscribers.data,
         moreSubscribers: subscribers.hasMore,
         notice,
@@ -427,8 +427,8 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       ctx,
       'subscriptions',
       plan.title,
-      html`<h1>${plan.title}</h1><p data-test="archived-notice">This plan is archived and can no longer be edited. Create a new plan instead.</p>
-<p><a href="${base}/payment_links/${plan.id}">Back to the plan</a></p>`,
+      html`<h1>${plan.title}</h1><p data-test="archived-notice">${tr('This plan is archived and can no longer be edited. Create a new plan instead.')}</p>
+<p><a href="${base}/payment_links/${plan.id}">${tr('Back to the plan')}</a></p>`,
       409,
     );
 
@@ -457,7 +457,10 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
         {
           fields: {},
           general: [
-            `This plan was changed while you were editing it: it is now at version ${current.version}. Check the values and save again.`,
+            tr(
+              'This plan was changed while you were editing it: it is now at version {version}. Check the values and save again.',
+              { version: current.version },
+            ),
           ],
         },
         current,
@@ -508,7 +511,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       reply,
       ctx,
       'subscriptions',
-      `Archive ${plan.title}`,
+      tr('Archive {title}', { title: plan.title }),
       archivePage({ base, csrf: t.csrfToken(req, reply), plan, problem: null }),
     );
   });
@@ -566,7 +569,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       reply,
       ctx,
       'subscriptions',
-      'Subscribers',
+      tr('Subscribers'),
       subscriberListPage({
         base,
         money: moneyOf(t, ctx),
@@ -599,7 +602,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       reply,
       ctx,
       'subscriptions',
-      `Subscription ${rec.id}`,
+      tr('Subscription {id}', { id: rec.id }),
       subscriberPage({
         base,
         money: moneyOf(t, ctx),
@@ -613,7 +616,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
           : null,
         dunning: dunningOf(rec, deps.subscriptions.dunningPolicy()),
         notice:
-          query(req).canceled !== undefined ? 'Subscription cancelled. No further payment will be charged.' : null,
+          query(req).canceled !== undefined ? tr('Subscription cancelled. No further payment will be charged.') : null,
       }),
     );
   });
@@ -631,7 +634,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
       reply,
       ctx,
       'subscriptions',
-      'Cancel subscription',
+      tr('Cancel subscription'),
       cancelPage({
         base,
         csrf: t.csrfToken(req, reply),
@@ -705,10 +708,12 @@ function periodsOf(
       k < rec.periodsPaid
         ? 'Paid'
         : rec.failedAttempts > 0
-          ? `Unpaid: ${rec.failedAttempts} failed ${rec.failedAttempts === 1 ? 'try' : 'tries'}`
+          ? rec.failedAttempts === 1
+            ? tr('Unpaid: 1 failed try')
+            : tr('Unpaid: {count} failed tries', { count: rec.failedAttempts })
           : billing
             ? 'Upcoming'
-            : 'Not charged';
+            : tr('Not charged');
     periods.push({
       index: k,
       start: bounds.start,

@@ -1,6 +1,7 @@
 import type { SafeHtml } from '../../checkout/html.ts';
 import { html } from '../../checkout/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
+import { t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 
 export function signInForm(
@@ -50,7 +51,7 @@ export function invitationForm(
   return html`<section class="card" aria-labelledby="invite-title">
 <h1 id="invite-title">${m.invitationTitle}</h1>
 <p>${m.invitationIntro(invitation.merchantName, invitation.role)}</p>
-<p>Email: <strong data-test="invited-email">${invitation.email}</strong></p>
+<p>${tr('Email:')} <strong data-test="invited-email">${invitation.email}</strong></p>
 ${problems(errors)}
 <form method="post" action="${action}" novalidate>
 ${csrfField(csrf)}
@@ -60,7 +61,7 @@ ${
 <div class="field"><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <input type="hidden" name="confirm" value="">
-<button type="submit" class="pay-button">Accept invitation</button>`
+<button type="submit" class="pay-button">${tr('Accept invitation')}</button>`
     : html`<div class="field"><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" aria-describedby="password-rules"></div>
 <p id="password-rules" class="hint">${m.passwordRules}</p>

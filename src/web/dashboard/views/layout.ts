@@ -2,6 +2,7 @@ import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { SafeHtml } from '../../checkout/html.ts';
 import { html } from '../../checkout/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
+import { t as tr } from '../i18n.ts';
 
 /** The five sections, named the same in every language (see i18n.ts). */
 export const SECTIONS = [
@@ -54,7 +55,7 @@ ${ctx.mode === 'test' ? html`<p class="test-banner" role="note" data-test="test-
 <header class="dash-top">
 <span class="dash-brand">${ctx.merchantName}</span>
 <details class="dash-menu">
-<summary>Menu</summary>
+<summary>${tr('Menu')}</summary>
 ${nav(ctx, section)}
 </details>
 </header>
@@ -69,7 +70,7 @@ ${body}
 
 function nav(ctx: ShellContext, section: Section): SafeHtml {
   const m = ctx.m;
-  return html`<nav aria-label="Dashboard">
+  return html`<nav aria-label="${tr('Dashboard')}">
 <ul class="dash-nav">
 ${SECTIONS.map(
   (s) =>
@@ -79,9 +80,9 @@ ${SECTIONS.map(
 ${
   ctx.merchants.length > 1
     ? html`<form method="post" action="/dashboard/merchant" class="dash-switch">${csrfField(ctx.csrfToken)}
-<label for="merchant-${section}">Merchant</label>
+<label for="merchant-${section}">${tr('Merchant')}</label>
 <select id="merchant-${section}" name="merchant_id">${ctx.merchants.map((x) => html`<option value="${x.id}"${x.id === ctx.merchantId ? html` selected` : null}>${x.name}</option>`)}</select>
-<button type="submit" class="button--secondary">Switch</button></form>`
+<button type="submit" class="button--secondary">${tr('Switch')}</button></form>`
     : null
 }
 <p class="dash-mode"><a href="${ctx.otherModeHref}" data-test="mode-switch">${ctx.mode === 'test' ? m.viewLiveData : m.viewTestData}</a></p>
@@ -137,6 +138,6 @@ export function confirmStep(input: {
 <p>${input.explanation}</p>
 <form method="post" action="${input.action}" class="toolbar">${csrfField(input.csrf)}
 <button type="submit" data-test="confirm">${input.button}</button>
-<a class="button button--secondary" href="${input.cancelHref}">Cancel</a>
+<a class="button button--secondary" href="${input.cancelHref}">${tr('Cancel')}</a>
 </form>`;
 }

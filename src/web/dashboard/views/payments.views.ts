@@ -6,7 +6,7 @@ import type { Page } from '../../../domain/shared/page.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../../../domain/webhooks/webhook.ts';
 import type { SafeHtml } from '../../checkout/html.ts';
 import { html } from '../../checkout/html.ts';
-import { formatTime } from '../i18n.ts';
+import { formatTime, t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 
 /** What every payments view needs from its request. */
@@ -84,36 +84,36 @@ export function queryOf(values: Record<string, string>): string {
 }
 
 function tabs(k: PaymentsKit, current: 'orders' | 'preferences', canCreate: boolean): SafeHtml {
-  return html`<nav aria-label="Payment lists" class="tabs"><ul>
-<li><a href="${k.base}/payments"${current === 'orders' ? html` aria-current="page"` : null}>Payment orders</a></li>
-<li><a href="${k.base}/checkout_preferences"${current === 'preferences' ? html` aria-current="page"` : null}>Checkout preferences</a></li>
+  return html`<nav aria-label="${tr('Payment lists')}" class="tabs"><ul>
+<li><a href="${k.base}/payments"${current === 'orders' ? html` aria-current="page"` : null}>${tr('Payment orders')}</a></li>
+<li><a href="${k.base}/checkout_preferences"${current === 'preferences' ? html` aria-current="page"` : null}>${tr('Checkout preferences')}</a></li>
 </ul></nav>
-${canCreate ? html`<p><a class="button" href="${k.base}/payments/new" data-test="new-payment">Create a payment</a></p>` : null}`;
+${canCreate ? html`<p><a class="button" href="${k.base}/payments/new" data-test="new-payment">${tr('Create a payment')}</a></p>` : null}`;
 }
 
 function filterForm(action: string, label: string, form: FilterForm, statuses: readonly string[]): SafeHtml {
   const option = (value: string, text: string, chosen: string) =>
     html`<option value="${value}"${value === chosen ? html` selected` : null}>${text}</option>`;
   return html`<form method="get" action="${action}" class="toolbar" role="search" aria-label="${label}" data-test="filters">
-<div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'Any', form.status)}${statuses.map((s) => option(s, s, form.status))}</select></div>
-<div class="field"><label for="f-method">Method</label><select id="f-method" name="method">${option('', 'Any', form.method)}${METHOD_TYPES.map((t) => option(t, METHOD_TYPE_NAMES[t], form.method))}</select></div>
-<div class="field"><label for="f-from">Created from (UTC)</label><input id="f-from" name="created_from" type="date" value="${form.created_from}"></div>
-<div class="field"><label for="f-to">Created to (UTC)</label><input id="f-to" name="created_to" type="date" value="${form.created_to}"></div>
-<div class="field"><label for="f-external">External ID</label><input id="f-external" name="external_id" type="text" maxlength="255" value="${form.external_id}"></div>
-<div class="field"><label for="f-email">Payer e-mail</label><input id="f-email" name="payer_email" type="email" maxlength="254" value="${form.payer_email}"></div>
-<button type="submit">Filter</button>
-<a href="${action}">Clear filters</a>
+<div class="field"><label for="f-status">${tr('Status')}</label><select id="f-status" name="status">${option('', 'Any', form.status)}${statuses.map((s) => option(s, s, form.status))}</select></div>
+<div class="field"><label for="f-method">${tr('Method')}</label><select id="f-method" name="method">${option('', 'Any', form.method)}${METHOD_TYPES.map((t) => option(t, METHOD_TYPE_NAMES[t], form.method))}</select></div>
+<div class="field"><label for="f-from">${tr('Created from (UTC)')}</label><input id="f-from" name="created_from" type="date" value="${form.created_from}"></div>
+<div class="field"><label for="f-to">${tr('Created to (UTC)')}</label><input id="f-to" name="created_to" type="date" value="${form.created_to}"></div>
+<div class="field"><label for="f-external">${tr('External ID')}</label><input id="f-external" name="external_id" type="text" maxlength="255" value="${form.external_id}"></div>
+<div class="field"><label for="f-email">${tr('Payer e-mail')}</label><input id="f-email" name="payer_email" type="email" maxlength="254" value="${form.payer_email}"></div>
+<button type="submit">${tr('Filter')}</button>
+<a href="${action}">${tr('Clear filters')}</a>
 </form>`;
 }
 
 function pager(path: string, filters: Record<string, string>, page: Page<unknown>, paged: boolean): SafeHtml | null {
   const links: SafeHtml[] = [];
   if (paged) {
-    links.push(html`<a href="${path}${queryOf(filters)}">First page</a>`);
+    links.push(html`<a href="${path}${queryOf(filters)}">${tr('First page')}</a>`);
   }
   if (page.hasMore && page.next) {
     links.push(
-      html`<a href="${path}${queryOf({ ...filters, after: `${page.next.createdAt}.${page.next.id}` })}" rel="next" data-test="next-page">Next page</a>`,
+      html`<a href="${path}${queryOf({ ...filters, after: `${page.next.createdAt}.${page.next.id}` })}" rel="next" data-test="next-page">${tr('Next page')}</a>`,
     );
   }
   return links.length > 0 ? html`<p class="pager">${links.map((l, i) => html`${i > 0 ? ' · ' : ''}${l}`)}</p>` : null;
@@ -136,12 +136,12 @@ ${filterForm(`${k.base}/payments`, 'Filter payment orders', input.form, ORDER_ST
 ${problems(input.problems)}
 ${
   page
-    ? html`<p><a href="${k.base}/payments.csv${queryOf(filters)}" data-test="export-csv">Export these payment orders as CSV</a></p>
-<div class="table-wrap" tabindex="0"><table data-test="orders"><caption>Payment orders, newest first</caption>
-<thead><tr><th scope="col">Created</th><th scope="col">Title</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col">Payer</th><th scope="col">External ID</th></tr></thead>
+    ? html`<p><a href="${k.base}/payments.csv${queryOf(filters)}" data-test="export-csv">${tr('Export these payment orders as CSV')}</a></p>
+<div class="table-wrap" tabindex="0"><table data-test="orders"><caption>${tr('Payment orders, newest first')}</caption>
+<thead><tr><th scope="col">${tr('Created')}</th><th scope="col">${tr('Title')}</th><th scope="col" class="num">${tr('Amount')}</th><th scope="col">${tr('Status')}</th><th scope="col">${tr('Method')}</th><th scope="col">${tr('Payer')}</th><th scope="col">${tr('External ID')}</th></tr></thead>
 <tbody>${
         page.data.length === 0
-          ? html`<tr><td colspan="7">No payment orders match.</td></tr>`
+          ? html`<tr><td colspan="7">${tr('No payment orders match.')}</td></tr>`
           : page.data.map(
               (o) => html`<tr data-test="order-row" data-id="${o.id}"><td>${time(o.createdAt)}</td>
 <td><a href="${k.base}/payment_orders/${o.id}">${o.title}</a></td>
@@ -163,16 +163,16 @@ export function preferencesListPage(k: PaymentsKit, input: ListInput<CheckoutPre
   return html`<h1>Payments</h1>
 ${tabs(k, 'preferences', input.canCreate)}
 ${filterForm(`${k.base}/checkout_preferences`, 'Filter checkout preferences', input.form, PREFERENCE_STATUS_OPTIONS)}
-<p class="hint">Method: the method of the preference's latest payment order. Payer e-mail: given when it was created, or typed by the payer.</p>
+<p class="hint">${tr("Method: the method of the preference's latest payment order. Payer e-mail: given when it was created, or typed by the payer.")}</p>
 ${problems(input.problems)}
 ${
   page
-    ? html`<p><a href="${k.base}/checkout_preferences.csv${queryOf(filters)}" data-test="export-csv">Export these checkout preferences as CSV</a></p>
-<div class="table-wrap" tabindex="0"><table data-test="preferences"><caption>Checkout preferences, newest first</caption>
-<thead><tr><th scope="col">Created</th><th scope="col">Title</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Payer</th><th scope="col">External ID</th></tr></thead>
+    ? html`<p><a href="${k.base}/checkout_preferences.csv${queryOf(filters)}" data-test="export-csv">${tr('Export these checkout preferences as CSV')}</a></p>
+<div class="table-wrap" tabindex="0"><table data-test="preferences"><caption>${tr('Checkout preferences, newest first')}</caption>
+<thead><tr><th scope="col">${tr('Created')}</th><th scope="col">${tr('Title')}</th><th scope="col" class="num">${tr('Amount')}</th><th scope="col">${tr('Status')}</th><th scope="col">${tr('Type')}</th><th scope="col">${tr('Payer')}</th><th scope="col">${tr('External ID')}</th></tr></thead>
 <tbody>${
         page.data.length === 0
-          ? html`<tr><td colspan="7">No checkout preferences match.</td></tr>`
+          ? html`<tr><td colspan="7">${tr('No checkout preferences match.')}</td></tr>`
           : page.data.map(
               (p) => html`<tr data-test="preference-row" data-id="${p.id}"><td>${time(p.createdAt)}</td>
 <td><a href="${k.base}/checkout_preferences/${p.id}">${p.title}</a></td>
@@ -214,61 +214,61 @@ export function orderPage(k: PaymentsKit, input: OrderPageInput): SafeHtml {
   }
   if (input.canConfirm) {
     actions.push(
-      html`<form method="get" action="${k.base}/payment_orders/${o.id}/confirm" class="inline-form"><button type="submit" data-test="confirm-transfer">Confirm transfer received</button></form>`,
+      html`<form method="get" action="${k.base}/payment_orders/${o.id}/confirm" class="inline-form"><button type="submit" data-test="confirm-transfer">${tr('Confirm transfer received')}</button></form>`,
     );
   }
-  return html`<p><a href="${k.base}/payments">← Payments</a></p>
+  return html`<p><a href="${k.base}/payments">${tr('← Payments')}</a></p>
 <h1>${o.title}</h1>
 <p class="amount" data-test="order-amount">${k.money(o.amountMinor, o.currency)} ${statusBadge(o.status)}${o.anomaly !== 'NONE' ? html` <span class="badge" data-test="anomaly">${o.anomaly}</span>` : null}</p>
 ${input.notice ? html`<p class="notice" role="status" data-test="notice">${input.notice}</p>` : null}
 ${actions.length > 0 ? html`<div class="pay-actions" data-test="actions">${actions}</div>` : null}
-<section class="pay-section" aria-labelledby="record"><h2 id="record">Payment order</h2>
+<section class="pay-section" aria-labelledby="record"><h2 id="record">${tr('Payment order')}</h2>
 <dl class="facts" data-test="record">
 <dt>ID</dt><dd><code>${o.id}</code></dd>
-<dt>Status</dt><dd>${o.status}</dd>
-<dt>Anomaly</dt><dd>${o.anomaly === 'NONE' ? 'None' : o.anomaly}</dd>
-<dt>Amount</dt><dd>${k.money(o.amountMinor, o.currency)}</dd>
-${o.chargedCurrency !== o.currency || o.chargedAmountMinor !== o.amountMinor ? html`<dt>Charged</dt><dd>${k.money(o.chargedAmountMinor, o.chargedCurrency)}</dd>` : null}
-${o.receivedAmountMinor !== null ? html`<dt>Received</dt><dd>${k.money(o.receivedAmountMinor, o.chargedCurrency)}</dd>` : null}
-<dt>Method</dt><dd data-test="method">${input.methodLabel}</dd>
-<dt>External ID</dt><dd data-test="external-id">${o.externalId ?? '—'}</dd>
-<dt>Origin</dt><dd>${o.origin}</dd>
-<dt>Created</dt><dd>${time(o.createdAt)}</dd>
-<dt>Expires</dt><dd>${time(o.expiresAt)}</dd>
-${o.closedAt !== null ? html`<dt>Paid</dt><dd>${time(o.closedAt)}</dd>` : null}
-${o.refundedAt !== null ? html`<dt>Refunded</dt><dd>${time(o.refundedAt)}</dd>` : null}
-${o.expiredAt !== null ? html`<dt>Expired</dt><dd>${time(o.expiredAt)}</dd>` : null}
-${o.failureCode !== null || o.failureMessage !== null ? html`<dt>Failure</dt><dd>${o.failureCode ?? ''} ${o.failureMessage ?? ''}</dd>` : null}
-${o.checkoutPreferenceId ? html`<dt>Checkout preference</dt><dd><a href="${k.base}/checkout_preferences/${o.checkoutPreferenceId}">${o.checkoutPreferenceId}</a></dd>` : null}
-${o.recurrentPaymentId ? html`<dt>Subscription</dt><dd><a href="${k.base}/recurrent_payments/${o.recurrentPaymentId}">${o.recurrentPaymentId}</a></dd>` : null}
+<dt>${tr('Status')}</dt><dd>${o.status}</dd>
+<dt>${tr('Anomaly')}</dt><dd>${o.anomaly === 'NONE' ? 'None' : o.anomaly}</dd>
+<dt>${tr('Amount')}</dt><dd>${k.money(o.amountMinor, o.currency)}</dd>
+${o.chargedCurrency !== o.currency || o.chargedAmountMinor !== o.amountMinor ? html`<dt>${tr('Charged')}</dt><dd>${k.money(o.chargedAmountMinor, o.chargedCurrency)}</dd>` : null}
+${o.receivedAmountMinor !== null ? html`<dt>${tr('Received')}</dt><dd>${k.money(o.receivedAmountMinor, o.chargedCurrency)}</dd>` : null}
+<dt>${tr('Method')}</dt><dd data-test="method">${input.methodLabel}</dd>
+<dt>${tr('External ID')}</dt><dd data-test="external-id">${o.externalId ?? '—'}</dd>
+<dt>${tr('Origin')}</dt><dd>${o.origin}</dd>
+<dt>${tr('Created')}</dt><dd>${time(o.createdAt)}</dd>
+<dt>${tr('Expires')}</dt><dd>${time(o.expiresAt)}</dd>
+${o.closedAt !== null ? html`<dt>${tr('Paid')}</dt><dd>${time(o.closedAt)}</dd>` : null}
+${o.refundedAt !== null ? html`<dt>${tr('Refunded')}</dt><dd>${time(o.refundedAt)}</dd>` : null}
+${o.expiredAt !== null ? html`<dt>${tr('Expired')}</dt><dd>${time(o.expiredAt)}</dd>` : null}
+${o.failureCode !== null || o.failureMessage !== null ? html`<dt>${tr('Failure')}</dt><dd>${o.failureCode ?? ''} ${o.failureMessage ?? ''}</dd>` : null}
+${o.checkoutPreferenceId ? html`<dt>${tr('Checkout preference')}</dt><dd><a href="${k.base}/checkout_preferences/${o.checkoutPreferenceId}">${o.checkoutPreferenceId}</a></dd>` : null}
+${o.recurrentPaymentId ? html`<dt>${tr('Subscription')}</dt><dd><a href="${k.base}/recurrent_payments/${o.recurrentPaymentId}">${o.recurrentPaymentId}</a></dd>` : null}
 </dl></section>
-<section class="pay-section" aria-labelledby="payer"><h2 id="payer">Payer</h2>
+<section class="pay-section" aria-labelledby="payer"><h2 id="payer">${tr('Payer')}</h2>
 <dl class="facts" data-test="payer">
-<dt>Name</dt><dd data-test="payer-name">${name === '' ? '—' : name}</dd>
-<dt>E-mail</dt><dd data-test="payer-email">${o.payer.email ?? '—'}</dd>
-<dt>Phone</dt><dd>${o.payer.phoneNumber ?? '—'}</dd>
+<dt>${tr('Name')}</dt><dd data-test="payer-name">${name === '' ? '—' : name}</dd>
+<dt>${tr('E-mail')}</dt><dd data-test="payer-email">${o.payer.email ?? '—'}</dd>
+<dt>${tr('Phone')}</dt><dd>${o.payer.phoneNumber ?? '—'}</dd>
 </dl></section>
-<section class="pay-section" aria-labelledby="instructions" data-test="instructions"><h2 id="instructions">Payment instructions</h2>
-${input.instructions ? html`<p class="hint">As the payer sees them on the checkout.</p>${input.instructions}` : html`<p>None: this method needs no instructions.</p>`}
+<section class="pay-section" aria-labelledby="instructions" data-test="instructions"><h2 id="instructions">${tr('Payment instructions')}</h2>
+${input.instructions ? html`<p class="hint">${tr('As the payer sees them on the checkout.')}</p>${input.instructions}` : html`<p>${tr('None: this method needs no instructions.')}</p>`}
 </section>
-<section class="pay-section" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
+<section class="pay-section" aria-labelledby="timeline"><h2 id="timeline">${tr('Timeline')}</h2>
 ${timeline(k, o, input.timeline, input.canRedeliver)}
 </section>`;
 }
 
 function timeline(k: PaymentsKit, o: PaymentOrder, entries: TimelineEntry[], canRedeliver: boolean): SafeHtml {
   if (entries.length === 0) {
-    return html`<p>No events yet.</p>`;
+    return html`<p>${tr('No events yet.')}</p>`;
   }
   return html`<ol class="timeline" data-test="timeline">${entries.map(({ event, deliveries, attempts }) => {
     const status = event.eventType.replace(/^PAYMENT_ORDER\./, '');
     return html`<li data-test="event" data-event-type="${event.eventType}">
-<p>${time(event.createdAt)} · <strong>${status}</strong> · event <a href="${k.base}/events/${event.id}"><code>${event.eventType}</code></a></p>
+<p>${time(event.createdAt)} · <strong>${status}</strong> ${tr('· event')} <a href="${k.base}/events/${event.id}"><code>${event.eventType}</code></a></p>
 ${
   deliveries.length === 0
-    ? html`<p class="hint">No webhook deliveries (no endpoint subscribed to this event).</p>`
+    ? html`<p class="hint">${tr('No webhook deliveries (no endpoint subscribed to this event).')}</p>`
     : html`<div class="table-wrap" tabindex="0"><table data-test="deliveries"><caption>Webhook deliveries of ${event.eventType}</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Endpoint</th><th scope="col">Response</th></tr></thead>
+<thead><tr><th scope="col">${tr('Time')}</th><th scope="col">${tr('Endpoint')}</th><th scope="col">${tr('Response')}</th></tr></thead>
 <tbody>${deliveries.map((d) => {
         const tries = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attempt - b.attempt);
         return tries.length === 0
@@ -302,20 +302,20 @@ export function confirmPage(
   },
 ): SafeHtml {
   const o = input.order;
-  return html`<p><a href="${k.base}/payment_orders/${o.id}">← Back to the payment</a></p>
+  return html`<p><a href="${k.base}/payment_orders/${o.id}">${tr('← Back to the payment')}</a></p>
 <h1>${input.heading}</h1>
 ${problems(input.problems)}
 <p>${input.explanation}</p>
-<dl class="facts"><dt>Payment</dt><dd>${o.title}</dd><dt>Amount</dt><dd>${k.money(o.amountMinor, o.currency)}</dd><dt>Payer</dt><dd>${o.payer.email ?? '—'}</dd></dl>
+<dl class="facts"><dt>${tr('Payment')}</dt><dd>${o.title}</dd><dt>${tr('Amount')}</dt><dd>${k.money(o.amountMinor, o.currency)}</dd><dt>${tr('Payer')}</dt><dd>${o.payer.email ?? '—'}</dd></dl>
 <form method="post" action="${input.action}" class="pay-section">${csrfField(k.csrf)}
 ${
   input.reason
-    ? html`<div class="field"><label for="reason">Reason</label><textarea id="reason" name="reason" rows="3" maxlength="500" aria-describedby="reason-hint">${input.reason.value}</textarea>
-<p class="hint" id="reason-hint">Kept in the audit log. At most 500 characters.</p></div>`
+    ? html`<div class="field"><label for="reason">${tr('Reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500" aria-describedby="reason-hint">${input.reason.value}</textarea>
+<p class="hint" id="reason-hint">${tr('Kept in the audit log. At most 500 characters.')}</p></div>`
     : null
 }
 <button type="submit" data-test="confirm">${input.button}</button>
-<a href="${k.base}/payment_orders/${o.id}">Cancel</a>
+<a href="${k.base}/payment_orders/${o.id}">${tr('Cancel')}</a>
 </form>`;
 }
 
@@ -330,39 +330,39 @@ export type PreferencePageInput = {
 export function preferencePage(k: PaymentsKit, input: PreferencePageInput): SafeHtml {
   const p = input.pref;
   const name = payerName(p.payer);
-  return html`<p><a href="${k.base}/checkout_preferences">← Checkout preferences</a></p>
+  return html`<p><a href="${k.base}/checkout_preferences">${tr('← Checkout preferences')}</a></p>
 <h1>${p.title}</h1>
 <p class="amount">${k.money(p.amountMinor, p.currency)} ${statusBadge(p.status)}</p>
 ${
   input.created
-    ? html`<p class="notice" role="status" data-test="created">The payment is ready. Send the payer this link, or let them scan the code.</p>`
+    ? html`<p class="notice" role="status" data-test="created">${tr('The payment is ready. Send the payer this link, or let them scan the code.')}</p>`
     : null
 }
-<section class="pay-section" aria-labelledby="link"><h2 id="link">Checkout link</h2>
-<div class="field"><label for="checkout-url">Checkout URL</label><input id="checkout-url" type="text" readonly class="mono" value="${input.checkoutUrl}" data-test="checkout-url"></div>
-<p><a href="${input.checkoutUrl}" data-test="checkout-link">Open the checkout</a></p>
+<section class="pay-section" aria-labelledby="link"><h2 id="link">${tr('Checkout link')}</h2>
+<div class="field"><label for="checkout-url">${tr('Checkout URL')}</label><input id="checkout-url" type="text" readonly class="mono" value="${input.checkoutUrl}" data-test="checkout-url"></div>
+<p><a href="${input.checkoutUrl}" data-test="checkout-link">${tr('Open the checkout')}</a></p>
 ${input.qr ? html`<div class="qr" data-test="checkout-qr">${input.qr}</div>` : null}
 </section>
-<section class="pay-section" aria-labelledby="record"><h2 id="record">Checkout preference</h2>
+<section class="pay-section" aria-labelledby="record"><h2 id="record">${tr('Checkout preference')}</h2>
 <dl class="facts" data-test="record">
 <dt>ID</dt><dd><code>${p.id}</code></dd>
-<dt>Type</dt><dd>${p.type}</dd>
-<dt>Status</dt><dd>${p.status}</dd>
-<dt>Amount</dt><dd>${k.money(p.amountMinor, p.currency)}</dd>
-<dt>Origin</dt><dd>${p.origin}</dd>
-<dt>External ID</dt><dd data-test="external-id">${p.externalId ?? '—'}</dd>
-<dt>Methods</dt><dd>${p.paymentMethodTypes ? p.paymentMethodTypes.map((t) => METHOD_TYPE_NAMES[t]).join(', ') : 'Every eligible method'}</dd>
-<dt>Payer</dt><dd>${[name, p.payer.email ?? ''].filter((x) => x !== '').join(' · ') || '—'}</dd>
-<dt>Created</dt><dd>${time(p.createdAt)}</dd>
-<dt>Expires</dt><dd>${time(p.expiresAt)}</dd>
-${p.paymentLinkId ? html`<dt>Plan</dt><dd><a href="${k.base}/payment_links/${p.paymentLinkId}">${p.paymentLinkId}</a></dd>` : null}
+<dt>${tr('Type')}</dt><dd>${p.type}</dd>
+<dt>${tr('Status')}</dt><dd>${p.status}</dd>
+<dt>${tr('Amount')}</dt><dd>${k.money(p.amountMinor, p.currency)}</dd>
+<dt>${tr('Origin')}</dt><dd>${p.origin}</dd>
+<dt>${tr('External ID')}</dt><dd data-test="external-id">${p.externalId ?? '—'}</dd>
+<dt>${tr('Methods')}</dt><dd>${p.paymentMethodTypes ? p.paymentMethodTypes.map((t) => METHOD_TYPE_NAMES[t]).join(', ') : 'Every eligible method'}</dd>
+<dt>${tr('Payer')}</dt><dd>${[name, p.payer.email ?? ''].filter((x) => x !== '').join(' · ') || '—'}</dd>
+<dt>${tr('Created')}</dt><dd>${time(p.createdAt)}</dd>
+<dt>${tr('Expires')}</dt><dd>${time(p.expiresAt)}</dd>
+${p.paymentLinkId ? html`<dt>${tr('Plan')}</dt><dd><a href="${k.base}/payment_links/${p.paymentLinkId}">${p.paymentLinkId}</a></dd>` : null}
 </dl></section>
-<section class="pay-section" aria-labelledby="orders"><h2 id="orders">Payment orders</h2>
+<section class="pay-section" aria-labelledby="orders"><h2 id="orders">${tr('Payment orders')}</h2>
 ${
   input.orders.length === 0
-    ? html`<p>No payment orders yet: the payer has not chosen a method.</p>`
-    : html`<div class="table-wrap" tabindex="0"><table data-test="orders"><caption>Payment orders of this preference, newest first</caption>
-<thead><tr><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Payer</th></tr></thead>
+    ? html`<p>${tr('No payment orders yet: the payer has not chosen a method.')}</p>`
+    : html`<div class="table-wrap" tabindex="0"><table data-test="orders"><caption>${tr('Payment orders of this preference, newest first')}</caption>
+<thead><tr><th scope="col">${tr('Created')}</th><th scope="col">${tr('Status')}</th><th scope="col">${tr('Method')}</th><th scope="col" class="num">${tr('Amount')}</th><th scope="col">${tr('Payer')}</th></tr></thead>
 <tbody>${input.orders.map(
         (o) =>
           html`<tr data-test="order-row"><td><a href="${k.base}/payment_orders/${o.id}">${time(o.createdAt)}</a></td><td>${statusBadge(o.status)}</td><td>${METHOD_TYPE_NAMES[o.paymentMethodType]}</td><td class="num">${k.money(o.amountMinor, o.currency)}</td><td>${o.payer.email ?? ''}</td></tr>`,
@@ -386,29 +386,29 @@ export function createPaymentPage(
   input: { form: CreateForm; currencies: { code: string; name: string }[]; problems: readonly string[] },
 ): SafeHtml {
   const f = input.form;
-  return html`<p><a href="${k.base}/payments">← Payments</a></p>
-<h1>Create a payment</h1>
-<p>A one-time payment with its own checkout link and QR code: for sales by chat or in person.</p>
+  return html`<p><a href="${k.base}/payments">${tr('← Payments')}</a></p>
+<h1>${tr('Create a payment')}</h1>
+<p>${tr('A one-time payment with its own checkout link and QR code: for sales by chat or in person.')}</p>
 ${problems(input.problems)}
 <form method="post" action="${k.base}/payments/new" data-test="create-payment">${csrfField(k.csrf)}
-<div class="field"><label for="title">Title</label><input id="title" name="title" type="text" required maxlength="255" value="${f.title}" aria-describedby="title-hint"><p class="hint" id="title-hint">The payer sees it on the checkout.</p></div>
-<div class="field"><label for="amount">Amount</label><input id="amount" name="amount" type="text" inputmode="decimal" required maxlength="32" value="${f.amount}" aria-describedby="amount-hint"><p class="hint" id="amount-hint">For example 16.90</p></div>
-<div class="field"><label for="currency">Currency</label><select id="currency" name="currency">${input.currencies.map(
+<div class="field"><label for="title">${tr('Title')}</label><input id="title" name="title" type="text" required maxlength="255" value="${f.title}" aria-describedby="title-hint"><p class="hint" id="title-hint">${tr('The payer sees it on the checkout.')}</p></div>
+<div class="field"><label for="amount">${tr('Amount')}</label><input id="amount" name="amount" type="text" inputmode="decimal" required maxlength="32" value="${f.amount}" aria-describedby="amount-hint"><p class="hint" id="amount-hint">${tr('For example 16.90')}</p></div>
+<div class="field"><label for="currency">${tr('Currency')}</label><select id="currency" name="currency">${input.currencies.map(
     (c) =>
       html`<option value="${c.code}"${c.code === f.currency ? html` selected` : null}>${c.code} · ${c.name}</option>`,
   )}</select></div>
-<div class="field"><label for="expires_in">Expires in</label><select id="expires_in" name="expires_in">${EXPIRY_CHOICES.map(
+<div class="field"><label for="expires_in">${tr('Expires in')}</label><select id="expires_in" name="expires_in">${EXPIRY_CHOICES.map(
     (c) => html`<option value="${c.value}"${c.value === f.expires_in ? html` selected` : null}>${c.label}</option>`,
   )}</select></div>
-<fieldset class="pay-methods"><legend>Methods</legend>
-<p class="hint">None chosen: every method that can take this amount and currency.</p>
+<fieldset class="pay-methods"><legend>${tr('Methods')}</legend>
+<p class="hint">${tr('None chosen: every method that can take this amount and currency.')}</p>
 ${METHOD_TYPES.map(
   (t) =>
     html`<div class="pay-check"><input type="checkbox" id="method-${t}" name="methods" value="${t}"${f.methods.includes(t) ? html` checked` : null}> <label for="method-${t}">${METHOD_TYPE_NAMES[t]}</label></div>`,
 )}
 </fieldset>
-<div class="field"><label for="external_id">External ID (optional)</label><input id="external_id" name="external_id" type="text" maxlength="255" value="${f.external_id}" aria-describedby="external-hint"><p class="hint" id="external-hint">Your own reference: an order number, a chat.</p></div>
-<button type="submit">Create payment</button>
+<div class="field"><label for="external_id">${tr('External ID (optional)')}</label><input id="external_id" name="external_id" type="text" maxlength="255" value="${f.external_id}" aria-describedby="external-hint"><p class="hint" id="external-hint">${tr('Your own reference: an order number, a chat.')}</p></div>
+<button type="submit">${tr('Create payment')}</button>
 </form>`;
 }
 

@@ -3,6 +3,7 @@ import type { BusinessProfile, ProfileField } from '../../../domain/merchants/me
 import type { PaymentSettingsField, PaymentSettingsView } from '../../../domain/merchants/payment-settings.ts';
 import type { SafeHtml } from '../../checkout/html.ts';
 import { html } from '../../checkout/html.ts';
+import { t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 
 /** Sizes the logo form states; the checks themselves are in domain/merchants/logo-image.ts. */
@@ -72,19 +73,19 @@ export function profilePage(model: ProfilePageModel): SafeHtml {
   const all = Object.values(errors).flat();
   const logo = p.logo;
   const preview = html`<section class="card" aria-labelledby="preview-title" data-test="profile-preview">
-<h2 id="preview-title">What payers see</h2>
+<h2 id="preview-title">${tr('What payers see')}</h2>
 <div class="payee">
 ${model.logoSrc && logo ? html`<img class="payee-logo" src="${model.logoSrc}" width="${logo.width}" height="${logo.height}" alt="" data-test="logo-preview">` : null}
-<p class="payee-name"><span class="hint">Payment to</span> <strong data-test="preview-name">${p.displayName}</strong></p>
+<p class="payee-name"><span class="hint">${tr('Payment to')}</span> <strong data-test="preview-name">${p.displayName}</strong></p>
 </div>
 <dl class="facts">
-<dt>Support e-mail</dt><dd data-test="current-support-email">${p.supportEmail ?? 'Not set'}</dd>
-<dt>Accent colour</dt><dd data-test="current-accent">${p.accentColor ? html`<code>${p.accentColor}</code>` : 'Not set (the checkout’s blue)'}</dd>
-<dt>Logo</dt><dd>${logo ? `${logo.content_type === 'image/png' ? 'PNG' : 'JPEG'}, ${logo.width} × ${logo.height} pixels` : 'None'}</dd>
+<dt>${tr('Support e-mail')}</dt><dd data-test="current-support-email">${p.supportEmail ?? 'Not set'}</dd>
+<dt>${tr('Accent colour')}</dt><dd data-test="current-accent">${p.accentColor ? html`<code>${p.accentColor}</code>` : 'Not set (the checkout’s blue)'}</dd>
+<dt>${tr('Logo')}</dt><dd>${logo ? `${logo.content_type === 'image/png' ? 'PNG' : 'JPEG'}, ${logo.width} × ${logo.height} pixels` : 'None'}</dd>
 </dl>
 </section>`;
-  const intro = html`<h1>Business profile</h1>
-<p>What payers see of your business on the checkout page and in the e-mails sent to them. Live and test mode share one profile.</p>
+  const intro = html`<h1>${tr('Business profile')}</h1>
+<p>${tr('What payers see of your business on the checkout page and in the e-mails sent to them. Live and test mode share one profile.')}</p>
 ${model.saved ? html`<p class="notice" role="status" data-test="saved">${SAVED_TEXT[model.saved]}</p>` : null}`;
   if (!model.canWrite) {
     return html`${intro}${readOnlyNote(model.role)}${preview}`;
@@ -92,24 +93,24 @@ ${model.saved ? html`<p class="notice" role="status" data-test="saved">${SAVED_T
   return html`${intro}
 ${problems([...all, ...(model.logoError ? [model.logoError] : [])])}
 ${preview}
-<section aria-labelledby="details-title"><h2 id="details-title">Name, support e-mail and colour</h2>
+<section aria-labelledby="details-title"><h2 id="details-title">${tr('Name, support e-mail and colour')}</h2>
 <form method="post" action="${model.base}/settings/profile" novalidate data-test="profile-form">${csrfField(model.csrf)}
 ${textField('display_name', 'Display name', v.display_name, errors, { maxlength: 100, autocomplete: 'organization', hint: `Shown to payers as the business they pay. Leave empty to use your account name, “${p.merchantName}”.` })}
 ${textField('support_email', 'Support e-mail', v.support_email, errors, { type: 'email', maxlength: 254, autocomplete: 'email', hint: 'Where payers can write about a payment: shown on the checkout and in e-mails. Leave empty for none.' })}
 ${textField('accent_color', 'Accent colour', v.accent_color, errors, { maxlength: 7, placeholder: '#0b57d0', mono: true, hint: 'Written #rrggbb, for example #0b57d0. Colours the checkout’s buttons; their text stays readable on it. Leave empty for the checkout’s blue.' })}
-<p class="toolbar"><button type="submit" data-test="save-profile">Save profile</button></p>
+<p class="toolbar"><button type="submit" data-test="save-profile">${tr('Save profile')}</button></p>
 </form></section>
-<section aria-labelledby="logo-title"><h2 id="logo-title">Logo</h2>
+<section aria-labelledby="logo-title"><h2 id="logo-title">${tr('Logo')}</h2>
 <form method="post" action="${model.base}/settings/profile/logo" enctype="multipart/form-data" data-test="logo-form">${csrfField(model.csrf)}
-<div class="field${model.logoError ? ' field--error' : ''}"><label for="logo">Logo file</label>
+<div class="field${model.logoError ? ' field--error' : ''}"><label for="logo">${tr('Logo file')}</label>
 <span class="hint" id="logo-hint">${LOGO_LIMITS_TEXT} It is checked to be a whole image of that kind, whatever the file is called, and served from this site.</span>
 ${model.logoError ? html`<span class="field-error" id="logo-error" data-test="error-logo">${model.logoError}</span>` : null}
 <input id="logo" name="logo" type="file" accept="image/png,image/jpeg" aria-describedby="logo-hint${model.logoError ? ' logo-error' : ''}"${model.logoError ? html` aria-invalid="true"` : null}></div>
-<p class="toolbar"><button type="submit" data-test="upload-logo">Upload logo</button></p>
+<p class="toolbar"><button type="submit" data-test="upload-logo">${tr('Upload logo')}</button></p>
 </form>
 ${
   logo
-    ? html`<p class="toolbar"><a class="button button--secondary" href="${model.base}/settings/profile/logo/remove" data-test="remove-logo">Remove logo</a></p>`
+    ? html`<p class="toolbar"><a class="button button--secondary" href="${model.base}/settings/profile/logo/remove" data-test="remove-logo">${tr('Remove logo')}</a></p>`
     : null
 }
 </section>`;
@@ -163,7 +164,7 @@ export type PaymentSettingsPageModel = {
   saved: boolean;
 };
 
-const testDefaultBadge = html` <span class="badge" data-test="test-default">test default</span>`;
+const testDefaultBadge = html` <span class="badge" data-test="test-default">${tr('test default')}</span>`;
 
 /** What a checkout of this mode uses now, method by method. */
 function inUse(model: PaymentSettingsPageModel): SafeHtml {
@@ -186,10 +187,10 @@ export function paymentSettingsPage(model: PaymentSettingsPageModel): SafeHtml {
   const f = (key: PaymentSettingsField, hint?: string, mono = false) =>
     textField(key, PAYMENT_FIELD_LABELS[key], v[key], errors, { maxlength: 200, mono, ...(hint ? { hint } : {}) });
   const networkError = errors.btc_network;
-  const intro = html`<h1>Payment settings</h1>
-<p>Where the money of PIX, crypto and bank-transfer payments goes: payers pay your accounts directly. Live and test mode share these settings.</p>
-${model.mode === 'test' ? html`<p class="notice" role="note" data-test="test-defaults-note">In test mode a method you have not set up uses working test values, so every method can be tried. Nobody should send real money to them.</p>` : null}
-${model.saved ? html`<p class="notice" role="status" data-test="saved">Payment settings saved. New payments use them from now on.</p>` : null}
+  const intro = html`<h1>${tr('Payment settings')}</h1>
+<p>${tr('Where the money of PIX, crypto and bank-transfer payments goes: payers pay your accounts directly. Live and test mode share these settings.')}</p>
+${model.mode === 'test' ? html`<p class="notice" role="note" data-test="test-defaults-note">${tr('In test mode a method you have not set up uses working test values, so every method can be tried. Nobody should send real money to them.')}</p>` : null}
+${model.saved ? html`<p class="notice" role="status" data-test="saved">${tr('Payment settings saved. New payments use them from now on.')}</p>` : null}
 ${inUse(model)}`;
   if (!model.canWrite) {
     return html`${intro}${readOnlyNote(model.role)}`;
@@ -197,13 +198,13 @@ ${inUse(model)}`;
   return html`${intro}
 ${problems(all)}
 <form method="post" action="${model.base}/settings/payments" novalidate data-test="payment-settings-form">${csrfField(model.csrf)}
-<p class="hint">Leave every field of a method empty to remove it. Values are checked the way the checkout will use them.</p>
+<p class="hint">${tr('Leave every field of a method empty to remove it. Values are checked the way the checkout will use them.')}</p>
 <fieldset><legend>PIX</legend>
 ${f('pix_key', 'CPF, CNPJ, +55 phone, e-mail or random key (EVP).', true)}
 ${f('pix_name', 'Your name as the payer’s bank app shows it (in the BR Code).')}
 ${f('pix_city', 'Your city (in the BR Code).')}
 </fieldset>
-<fieldset><legend>Bitcoin</legend>
+<fieldset><legend>${tr('Bitcoin')}</legend>
 ${f('btc_xpub', 'Account-level BIP84 zpub or vpub (xpub and tpub also work). Never a private key.', true)}
 <div class="field${networkError ? ' field--error' : ''}"><label for="btc_network">${PAYMENT_FIELD_LABELS.btc_network}</label>
 ${networkError ? html`<span class="field-error" id="btc_network-error" data-test="error-btc_network">${networkError.join(' ')}</span>` : null}
@@ -211,15 +212,15 @@ ${networkError ? html`<span class="field-error" id="btc_network-error" data-test
     ['mainnet', 'testnet'] as const
   ).map((n) => html`<option value="${n}"${v.btc_network === n ? html` selected` : null}>${n}</option>`)}</select></div>
 </fieldset>
-<fieldset><legend>EVM chains</legend>
+<fieldset><legend>${tr('EVM chains')}</legend>
 ${f('evm_xpub', 'Account-level xpub at m/44’/60’/0’. Never a private key.', true)}
 </fieldset>
-<fieldset><legend>Bank transfer</legend>
+<fieldset><legend>${tr('Bank transfer')}</legend>
 ${f('bank_name')}
 ${f('bank_holder')}
 ${f('bank_account')}
 ${f('bank_routing')}
 </fieldset>
-<p class="toolbar"><button type="submit" data-test="save-payment-settings">Save payment settings</button></p>
+<p class="toolbar"><button type="submit" data-test="save-payment-settings">${tr('Save payment settings')}</button></p>
 </form>`;
 }

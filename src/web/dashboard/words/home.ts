@@ -40,8 +40,8 @@ export const homeWords: Words = {
   Stage: { es: 'Etapa', pt: 'Etapa' },
   Checkouts: { es: 'Checkouts', pt: 'Checkouts' },
   'Share of created': { es: 'Parte de los creados', pt: 'Parcela dos criados' },
-  Created: { es: 'Creados', pt: 'Criados' },
-  Paid: { es: 'Pagados', pt: 'Pagos' },
+  Created: { es: 'Creado', pt: 'Criado' },
+  Paid: { es: 'Pagado', pt: 'Pago' },
   '{paid} of {created} checkouts paid ({rate}).': {
     es: '{paid} de {created} checkouts pagados ({rate}).',
     pt: '{paid} de {created} checkouts pagos ({rate}).',

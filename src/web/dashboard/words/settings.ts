@@ -1,3 +1,129 @@
 import type { Words } from './words.ts';
 
-export const settingsWords: Words = {};
+/** Settings, and the frame, sign-in and account pages. */
+export const settingsWords: Words = {
+  'What payers see': { es: 'Lo que ven los pagadores', pt: 'O que os pagadores veem' },
+  'Payment to': { es: 'Pago a', pt: 'Pagamento para' },
+  'Support e-mail': { es: 'Correo de soporte', pt: 'E-mail de suporte' },
+  'Accent colour': { es: 'Color de acento', pt: 'Cor de destaque' },
+  Logo: { es: 'Logo', pt: 'Logo' },
+  'Business profile': { es: 'Perfil del negocio', pt: 'Perfil do negócio' },
+  'What payers see of your business on the checkout page and in the e-mails sent to them. Live and test mode share one profile.':
+    {
+      es: 'Lo que los pagadores ven de tu negocio en la página de checkout y en los correos que reciben. Los modos real y de prueba comparten un perfil.',
+      pt: 'O que os pagadores veem do seu negócio na página de checkout e nos e-mails que recebem. Os modos real e de teste compartilham um perfil.',
+    },
+  'Name, support e-mail and colour': {
+    es: 'Nombre, correo de soporte y color',
+    pt: 'Nome, e-mail de suporte e cor',
+  },
+  'Save profile': { es: 'Guardar perfil', pt: 'Salvar perfil' },
+  'Logo file': { es: 'Archivo del logo', pt: 'Arquivo do logo' },
+  'Upload logo': { es: 'Subir logo', pt: 'Enviar logo' },
+  'Remove logo': { es: 'Quitar logo', pt: 'Remover logo' },
+  'test default': { es: 'valor de prueba', pt: 'valor de teste' },
+  'Payment settings': { es: 'Configuración de pagos', pt: 'Configurações de pagamento' },
+  'Where the money of PIX, crypto and bank-transfer payments goes: payers pay your accounts directly. Live and test mode share these settings.':
+    {
+      es: 'Adónde va el dinero de los pagos por PIX, cripto y transferencia: los pagadores pagan directamente a tus cuentas. Los modos real y de prueba comparten esta configuración.',
+      pt: 'Para onde vai o dinheiro dos pagamentos por PIX, cripto e transferência: os pagadores pagam diretamente nas suas contas. Os modos real e de teste compartilham estas configurações.',
+    },
+  'In test mode a method you have not set up uses working test values, so every method can be tried. Nobody should send real money to them.':
+    {
+      es: 'En modo de prueba, un medio que no configuraste usa valores de prueba que funcionan, para poder probar todos los medios. Nadie debe enviarles dinero real.',
+      pt: 'No modo de teste, um meio que você não configurou usa valores de teste que funcionam, para que todos os meios possam ser testados. Ninguém deve enviar dinheiro real para eles.',
+    },
+  'Payment settings saved. New payments use them from now on.': {
+    es: 'Configuración de pagos guardada. Los pagos nuevos la usan desde ahora.',
+    pt: 'Configurações de pagamento salvas. Os novos pagamentos as usam a partir de agora.',
+  },
+  'Leave every field of a method empty to remove it. Values are checked the way the checkout will use them.': {
+    es: 'Deja vacíos todos los campos de un medio para quitarlo. Los valores se verifican como los usará el checkout.',
+    pt: 'Deixe todos os campos de um meio vazios para removê-lo. Os valores são verificados como o checkout vai usá-los.',
+  },
+  Bitcoin: { es: 'Bitcoin', pt: 'Bitcoin' },
+  'EVM chains': { es: 'Cadenas EVM', pt: 'Redes EVM' },
+  'Save payment settings': { es: 'Guardar configuración de pagos', pt: 'Salvar configurações de pagamento' },
+  'Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.':
+    {
+      es: 'La verificación en dos pasos está activada. Guarda estos códigos de recuperación en un lugar seguro: cada uno sirve una vez y solo se muestran ahora.',
+      pt: 'A verificação em duas etapas está ativada. Guarde estes códigos de recuperação em um lugar seguro: cada um funciona uma vez e eles só aparecem agora.',
+    },
+  'Turn off two-factor authentication': {
+    es: 'Desactivar la verificación en dos pasos',
+    pt: 'Desativar a verificação em duas etapas',
+  },
+  'Scan this code with an authenticator app (or type the key), then enter the 6-digit code it shows.': {
+    es: 'Escanea este código con una app de autenticación (o escribe la clave) y luego ingresa el código de 6 dígitos que muestra.',
+    pt: 'Leia este código com um app autenticador (ou digite a chave) e depois informe o código de 6 dígitos que ele mostra.',
+  },
+  'Key:': { es: 'Clave:', pt: 'Chave:' },
+  Code: { es: 'Código', pt: 'Código' },
+  'Turn on two-factor authentication': {
+    es: 'Activar la verificación en dos pasos',
+    pt: 'Ativar a verificação em duas etapas',
+  },
+  'Two-factor authentication is off.': {
+    es: 'La verificación en dos pasos está desactivada.',
+    pt: 'A verificação em duas etapas está desativada.',
+  },
+  'Set up two-factor authentication': {
+    es: 'Configurar la verificación en dos pasos',
+    pt: 'Configurar a verificação em duas etapas',
+  },
+  Security: { es: 'Seguridad', pt: 'Segurança' },
+  'Two-factor authentication': { es: 'Verificación en dos pasos', pt: 'Verificação em duas etapas' },
+  'Active sessions': { es: 'Sesiones activas', pt: 'Sessões ativas' },
+  'Where you are signed in': { es: 'Dónde iniciaste sesión', pt: 'Onde você está conectado' },
+  'Signed in': { es: 'Inicio de sesión', pt: 'Conectado em' },
+  'Last seen': { es: 'Última actividad', pt: 'Última atividade' },
+  Address: { es: 'Dirección', pt: 'Endereço' },
+  Browser: { es: 'Navegador', pt: 'Navegador' },
+  'this one': { es: 'esta', pt: 'esta' },
+  Team: { es: 'Equipo', pt: 'Equipe' },
+  'Invitation sent. The link is valid for 72 hours.': {
+    es: 'Invitación enviada. El enlace vale por 72 horas.',
+    pt: 'Convite enviado. O link vale por 72 horas.',
+  },
+  Members: { es: 'Miembros', pt: 'Membros' },
+  Role: { es: 'Rol', pt: 'Papel' },
+  'Two-factor': { es: 'Dos pasos', pt: 'Duas etapas' },
+  'Change role': { es: 'Cambiar rol', pt: 'Mudar papel' },
+  Remove: { es: 'Quitar', pt: 'Remover' },
+  'Pending invitations': { es: 'Invitaciones pendientes', pt: 'Convites pendentes' },
+  'Invite someone': { es: 'Invitar a alguien', pt: 'Convidar alguém' },
+  'Send invitation': { es: 'Enviar invitación', pt: 'Enviar convite' },
+  'Audit log': { es: 'Registro de auditoría', pt: 'Registro de auditoria' },
+  'Every dashboard action and every key, endpoint and team change, newest first': {
+    es: 'Cada acción del panel y cada cambio de claves, endpoints y equipo, las más recientes primero',
+    pt: 'Cada ação do painel e cada mudança de chaves, endpoints e equipe, as mais recentes primeiro',
+  },
+  When: { es: 'Cuándo', pt: 'Quando' },
+  Who: { es: 'Quién', pt: 'Quem' },
+  What: { es: 'Qué', pt: 'O quê' },
+  'Older entries': { es: 'Entradas anteriores', pt: 'Entradas anteriores' },
+  'Email:': { es: 'Correo:', pt: 'E-mail:' },
+  'Accept invitation': { es: 'Aceptar invitación', pt: 'Aceitar convite' },
+  Menu: { es: 'Menú', pt: 'Menu' },
+  Dashboard: { es: 'Panel', pt: 'Painel' },
+  Merchant: { es: 'Comercio', pt: 'Comerciante' },
+  Switch: { es: 'Cambiar', pt: 'Trocar' },
+  'That code is not right. Check the clock of your device and try the next code.': {
+    es: 'Ese código no es correcto. Revisa el reloj de tu dispositivo y prueba el siguiente código.',
+    pt: 'Esse código não está certo. Confira o relógio do seu aparelho e tente o próximo código.',
+  },
+  'The password is not right.': { es: 'La contraseña no es correcta.', pt: 'A senha não está certa.' },
+  'Choose an image file for the logo.': {
+    es: 'Elige un archivo de imagen para el logo.',
+    pt: 'Escolha um arquivo de imagem para o logo.',
+  },
+  'The logo is larger than {kb} KB. Make it smaller (a logo rarely needs more than 512 × 512 pixels) and try again.': {
+    es: 'El logo pesa más de {kb} KB. Achícalo (un logo rara vez necesita más de 512 × 512 píxeles) y vuelve a intentarlo.',
+    pt: 'O logo tem mais de {kb} KB. Diminua-o (um logo raramente precisa de mais de 512 × 512 pixels) e tente de novo.',
+  },
+  'Remove the logo?': { es: '¿Quitar el logo?', pt: 'Remover o logo?' },
+  'Payers will see only your display name on the checkout, in e-mails and on receipts.': {
+    es: 'Los pagadores verán solo tu nombre en el checkout, en los correos y en los recibos.',
+    pt: 'Os pagadores verão só o seu nome no checkout, nos e-mails e nos recibos.',
+  },
+};

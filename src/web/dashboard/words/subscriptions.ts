@@ -1,3 +1,156 @@
 import type { Words } from './words.ts';
 
-export const subscriptionsWords: Words = {};
+export const subscriptionsWords: Words = {
+  'New plan': { es: 'Nuevo plan', pt: 'Novo plano' },
+  'All subscribers': { es: 'Todos los suscriptores', pt: 'Todos os assinantes' },
+  'Plans, newest first': { es: 'Planes, los más recientes primero', pt: 'Planos, os mais recentes primeiro' },
+  Price: { es: 'Precio', pt: 'Preço' },
+  Runs: { es: 'Duración', pt: 'Duração' },
+  Subscribers: { es: 'Suscriptores', pt: 'Assinantes' },
+  'Create the first one': { es: 'Crea el primero', pt: 'Crie o primeiro' },
+  'Current subscribers keep the terms they signed up on': {
+    es: 'Los suscriptores actuales conservan las condiciones con las que se suscribieron',
+    pt: 'Os assinantes atuais mantêm as condições com que assinaram',
+  },
+  ': the new terms apply only to checkouts opened from now on.': {
+    es: ': las nuevas condiciones se aplican solo a los checkouts abiertos desde ahora.',
+    pt: ': as novas condições valem só para os checkouts abertos a partir de agora.',
+  },
+  "A plan's currency cannot change: create a new plan for another currency.": {
+    es: 'La moneda de un plan no puede cambiar: crea un plan nuevo para otra moneda.',
+    pt: 'A moeda de um plano não pode mudar: crie um novo plano para outra moeda.',
+  },
+  'Billed every': { es: 'Se cobra cada', pt: 'Cobrado a cada' },
+  'Free trial': { es: 'Prueba gratis', pt: 'Teste grátis' },
+  'Trial unit': { es: 'Unidad de la prueba', pt: 'Unidade do teste' },
+  '← Plans': { es: '← Planes', pt: '← Planos' },
+  'Edit plan': { es: 'Editar plan', pt: 'Editar plano' },
+  'Archive plan': { es: 'Archivar plan', pt: 'Arquivar plano' },
+  'This plan is archived: it starts no new subscription, and its public link says so. Its subscribers continue.': {
+    es: 'Este plan está archivado: no inicia suscripciones nuevas y su enlace público lo indica. Sus suscriptores continúan.',
+    pt: 'Este plano está arquivado: não inicia novas assinaturas e seu link público informa isso. Seus assinantes continuam.',
+  },
+  'Active subscribers': { es: 'Suscriptores activos', pt: 'Assinantes ativos' },
+  'Of which in trial': { es: 'De ellos en prueba', pt: 'Dos quais em teste' },
+  'MRR after trials': { es: 'MRR después de las pruebas', pt: 'MRR depois dos testes' },
+  Trial: { es: 'Prueba', pt: 'Teste' },
+  'Sign-up fee': { es: 'Cargo de alta', pt: 'Taxa de adesão' },
+  'Whole plan': { es: 'Plan completo', pt: 'Plano completo' },
+  'External id': { es: 'Id externo', pt: 'Id externo' },
+  'Subscribers keep the terms of the version they signed up on; edits apply to new checkouts.': {
+    es: 'Los suscriptores conservan las condiciones de la versión en la que se suscribieron; los cambios se aplican a checkouts nuevos.',
+    pt: 'Os assinantes mantêm as condições da versão em que assinaram; as alterações valem para novos checkouts.',
+  },
+  'Public link': { es: 'Enlace público', pt: 'Link público' },
+  'Anyone who opens this link gets a checkout for this plan.': {
+    es: 'Quien abra este enlace obtiene un checkout para este plan.',
+    pt: 'Quem abrir este link recebe um checkout para este plano.',
+  },
+  'All subscribers of this plan': { es: 'Todos los suscriptores de este plan', pt: 'Todos os assinantes deste plano' },
+  'This plan is already archived.': { es: 'Este plan ya está archivado.', pt: 'Este plano já está arquivado.' },
+  'Archiving stops new subscriptions: new checkouts and the public link no longer sell this plan. Current subscribers continue and are billed as before. This cannot be undone.':
+    {
+      es: 'Archivar detiene las suscripciones nuevas: los checkouts nuevos y el enlace público dejan de vender este plan. Los suscriptores actuales continúan y se les cobra como antes. No se puede deshacer.',
+      pt: 'Arquivar interrompe novas assinaturas: novos checkouts e o link público deixam de vender este plano. Os assinantes atuais continuam e são cobrados como antes. Não pode ser desfeito.',
+    },
+  'Keep it': { es: 'Mantenerlo', pt: 'Manter' },
+  Subscriber: { es: 'Suscriptor', pt: 'Assinante' },
+  'Next due': { es: 'Próximo cobro', pt: 'Próxima cobrança' },
+  Since: { es: 'Desde', pt: 'Desde' },
+  'No subscribers.': { es: 'Sin suscriptores.', pt: 'Nenhum assinante.' },
+  Any: { es: 'Cualquiera', pt: 'Qualquer' },
+  '← Subscribers': { es: '← Suscriptores', pt: '← Assinantes' },
+  'Cancel subscription': { es: 'Cancelar suscripción', pt: 'Cancelar assinatura' },
+  'Periods paid': { es: 'Períodos pagados', pt: 'Períodos pagos' },
+  'Current period': { es: 'Período actual', pt: 'Período atual' },
+  Started: { es: 'Inicio', pt: 'Início' },
+  Cancelled: { es: 'Cancelada', pt: 'Cancelada' },
+  'Failed payments': { es: 'Pagos fallidos', pt: 'Pagamentos com falha' },
+  Periods: { es: 'Períodos', pt: 'Períodos' },
+  Period: { es: 'Período', pt: 'Período' },
+  From: { es: 'Desde', pt: 'De' },
+  To: { es: 'Hasta', pt: 'Até' },
+  State: { es: 'Estado', pt: 'Situação' },
+  Charges: { es: 'Cobros', pt: 'Cobranças' },
+  'Payment orders of this subscription, newest first': {
+    es: 'Órdenes de pago de esta suscripción, las más recientes primero',
+    pt: 'Ordens de pagamento desta assinatura, as mais recentes primeiro',
+  },
+  Order: { es: 'Orden', pt: 'Ordem' },
+  For: { es: 'Por', pt: 'Referente a' },
+  'No charge yet.': { es: 'Todavía no hay cobros.', pt: 'Ainda não há cobranças.' },
+  'Older charges': { es: 'Cobros anteriores', pt: 'Cobranças anteriores' },
+  'No further payment will be charged, an open renewal is withdrawn, and the subscriber and your webhooks are told (': {
+    es: 'No se cobrará ningún pago más, se retira una renovación abierta y se avisa al suscriptor y a tus webhooks (',
+    pt: 'Nenhum pagamento será cobrado a mais, uma renovação em aberto é retirada, e o assinante e seus webhooks são avisados (',
+  },
+  '). This cannot be undone.': { es: '). No se puede deshacer.', pt: '). Não pode ser desfeito.' },
+  'This plan is archived and can no longer be edited. Create a new plan instead.': {
+    es: 'Este plan está archivado y ya no se puede editar. Crea un plan nuevo.',
+    pt: 'Este plano está arquivado e não pode mais ser editado. Crie um novo plano.',
+  },
+  'Back to the plan': { es: 'Volver al plan', pt: 'Voltar ao plano' },
+  'Title must be at most 255 characters.': {
+    es: 'El título debe tener como máximo 255 caracteres.',
+    pt: 'O título deve ter no máximo 255 caracteres.',
+  },
+  'Amount per period is required.': {
+    es: 'El monto por período es obligatorio.',
+    pt: 'O valor por período é obrigatório.',
+  },
+  'Amount per period must be a number, like 9.99.': {
+    es: 'El monto por período debe ser un número, como 9.99.',
+    pt: 'O valor por período deve ser um número, como 9.99.',
+  },
+  'Billed every must be a day, a week, a month or a year.': {
+    es: '"Se cobra cada" debe ser un día, una semana, un mes o un año.',
+    pt: '"Cobrado a cada" deve ser um dia, uma semana, um mês ou um ano.',
+  },
+  'Number of periods must be a whole number from 1 to 1000, or empty.': {
+    es: 'La cantidad de períodos debe ser un número entero de 1 a 1000, o vacía.',
+    pt: 'O número de períodos deve ser um número inteiro de 1 a 1000, ou vazio.',
+  },
+  'Trial unit must be days, weeks, months or years.': {
+    es: 'La unidad de la prueba debe ser días, semanas, meses o años.',
+    pt: 'A unidade do teste deve ser dias, semanas, meses ou anos.',
+  },
+  'Trial length must be a whole number from 0 to 1000, or empty.': {
+    es: 'La duración de la prueba debe ser un número entero de 0 a 1000, o vacía.',
+    pt: 'A duração do teste deve ser um número inteiro de 0 a 1000, ou vazia.',
+  },
+  'Sign-up fee must be a number, like 5.00, or empty.': {
+    es: 'El cargo de alta debe ser un número, como 5.00, o vacío.',
+    pt: 'A taxa de adesão deve ser um número, como 5.00, ou vazia.',
+  },
+  'Edit {title}': { es: 'Editar {title}', pt: 'Editar {title}' },
+  'Plan created. Share its public link, or use its id as payment_link_id in the API.': {
+    es: 'Plan creado. Comparte su enlace público, o usa su id como payment_link_id en la API.',
+    pt: 'Plano criado. Compartilhe seu link público, ou use seu id como payment_link_id na API.',
+  },
+  'Saved as version {version}. Current subscribers keep their terms.': {
+    es: 'Guardado como versión {version}. Los suscriptores actuales conservan sus condiciones.',
+    pt: 'Salvo como versão {version}. Os assinantes atuais mantêm suas condições.',
+  },
+  'Nothing changed: the plan keeps its version.': {
+    es: 'Nada cambió: el plan conserva su versión.',
+    pt: 'Nada mudou: o plano mantém sua versão.',
+  },
+  'Plan archived.': { es: 'Plan archivado.', pt: 'Plano arquivado.' },
+  'QR code of the link to {title}': { es: 'Código QR del enlace a {title}', pt: 'QR code do link para {title}' },
+  'This plan was changed while you were editing it: it is now at version {version}. Check the values and save again.': {
+    es: 'Este plan cambió mientras lo editabas: ahora está en la versión {version}. Revisa los valores y vuelve a guardar.',
+    pt: 'Este plano mudou enquanto você o editava: agora está na versão {version}. Confira os valores e salve de novo.',
+  },
+  'Archive {title}': { es: 'Archivar {title}', pt: 'Arquivar {title}' },
+  'Subscription {id}': { es: 'Suscripción {id}', pt: 'Assinatura {id}' },
+  'Subscription cancelled. No further payment will be charged.': {
+    es: 'Suscripción cancelada. No se cobrará ningún pago más.',
+    pt: 'Assinatura cancelada. Nenhum pagamento será cobrado a mais.',
+  },
+  'Unpaid: 1 failed try': { es: 'Impaga: 1 intento fallido', pt: 'Não paga: 1 tentativa com falha' },
+  'Unpaid: {count} failed tries': {
+    es: 'Impaga: {count} intentos fallidos',
+    pt: 'Não paga: {count} tentativas com falha',
+  },
+  'Not charged': { es: 'Sin cobrar', pt: 'Não cobrado' },
+};

@@ -1,6 +1,6 @@
 /**
  * The dashboard's page text in Spanish and Portuguese, keyed by the English text the page is
- * written in (`m.t('Gross volume')`): the English stays readable where it is used, and a missing
+ * written in (`tr('Gross volume')`, `t` of i18n.ts, in the language of the request being answered): the English stays readable where it is used, and a missing
  * translation falls back to English instead of a blank. `{name}` marks a value filled in at the
  * call (`m.t('Last {days} days', { days: 7 })`); a translation keeps the same names.
  *
