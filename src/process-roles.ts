@@ -64,6 +64,16 @@ export async function runProcess(role: ProcessRole): Promise<void> {
     // On SQLite a worker counts as a serving process too: it writes and runs the jobs.
     serverLock = lockSqliteServer(config.databaseUrl);
     cobro = await createCobro(config, { jobs: role.jobs });
+    if (serverLock) {
+      // Under the SQLite server lock no other process can be working: idempotency keys still in
+      // flight and webhook deliveries still leased belong to a process that died, and waiting
+      // out their locks (30 s, a minute) would only delay the retries and the deliveries.
+      const keys = await cobro.services.idempotency.lapseOrphanedLocks();
+      const deliveries = await cobro.database.uow.transaction((repos) => repos.webhooks.releaseAllLeases());
+      if (keys + deliveries > 0) {
+        cobro.logger.info({ keys, deliveries }, 'locks of a previous run released');
+      }
+    }
   } catch (error) {
     process.stderr.write(`cobro: could not start: ${(error as Error).message}\n`);
     process.exit(1);

@@ -275,6 +275,7 @@ export type IdempotencyKeysTable = {
   locked_until: bigint;
   created_at: bigint;
   expires_at: bigint;
+  resource_id: string | null;
 };
 
 export type DashboardUsersTable = {
@@ -351,6 +352,7 @@ export type DashboardDaysTable = {
   checkouts_paid: bigint;
   refunds: bigint;
   refunded_minor: bigint;
+  failed_renewals: bigint;
   sealed_at: bigint;
 };
 export type DashboardDayMethodsTable = {

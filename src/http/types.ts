@@ -13,6 +13,12 @@ declare module 'fastify' {
     /** The body exactly as received (JSON requests only), for idempotency fingerprints. */
     rawBody?: string;
     /** Present while this POST holds an Idempotency-Key. */
-    idempotency?: { complete(repos: Repositories, status: number, body: string): Promise<void> };
+    idempotency?: {
+      complete(repos: Repositories, status: number, body: string): Promise<void>;
+      /** Records the object this request started, in the transaction that creates it (a recovery point). */
+      link(repos: Repositories, resourceId: string): Promise<void>;
+      /** Set when an earlier attempt died after starting this object: answer from it, start nothing. */
+      resumeFrom: string | null;
+    };
   }
 }

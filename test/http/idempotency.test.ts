@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createPaymentLink, errorBody, paymentBody, subscriptionPlanBody } from '../support/builders.ts';
+import {
+  createPaymentLink,
+  createPreference,
+  errorBody,
+  paymentBody,
+  subscriptionPlanBody,
+} from '../support/builders.ts';
 import type { TestMerchant } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
 
@@ -241,5 +247,70 @@ describeBackends('Idempotency-Key on POST', (build) => {
     const retried = await post(app, merchant, `/v1/payment_links/${other.id}/archive`, undefined, 'a-2');
     assert.equal(retried.statusCode, 200, retried.body);
     assert.equal(retried.headers['idempotent-replayed'], 'false');
+  });
+
+  test('a pay whose process died after opening the order is answered from that order on retry, never paid again or refused', async (t) => {
+    const ctx = await build(t);
+    const { app, merchant } = ctx;
+    const db = ctx.cobro.database.db;
+    /** The key's row as a crash leaves it: in flight, its lock lapsed, no answer stored. */
+    const crashAfterCommit = (key: string) =>
+      db
+        .updateTable('idempotency_keys')
+        .set({ state: 'IN_FLIGHT', response_status: null, response_body: null, locked_until: 0n })
+        .where('merchant_id', '=', merchant.id)
+        .where('key', '=', key)
+        .execute();
+    for (const [outcome, status] of [
+      ['APPROVED', 'CLOSED'],
+      ['PENDING', 'OPENED'],
+    ] as const) {
+      const pref = await createPreference(app, merchant, { payment_method_types: ['BANK_TRANSFER'] });
+      const url = `/v1/test_helpers/checkout_preferences/${pref.id}/pay`;
+      const key = `pay-${outcome}`;
+      const first = await post(app, merchant, url, { outcome }, key);
+      assert.equal(first.statusCode, 201, first.body);
+      const order = first.json() as { id: string; status: string };
+      assert.equal(order.status, status);
+      await crashAfterCommit(key);
+      const retry = await post(app, merchant, url, { outcome }, key);
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], 'false');
+      assert.deepEqual(
+        { id: retry.json().id, status: retry.json().status },
+        { id: order.id, status },
+        'the same order, in its state now',
+      );
+      // Its answer is stored now: the next retry is a plain replay.
+      const again = await post(app, merchant, url, { outcome }, key);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body, retry.body);
+      const orders = await app.inject({
+        url: `/v1/payment_orders?checkout_preference_id=${pref.id}`,
+        headers: merchant.authHeaders,
+      });
+      assert.equal((orders.json() as { data: unknown[] }).data.length, 1, 'no second order');
+    }
+    // A request that died before opening anything left no recovery point: the retry runs it anew.
+    const pref = await createPreference(app, merchant, { payment_method_types: ['BANK_TRANSFER'] });
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        merchant_id: merchant.id,
+        mode: 'test',
+        key: 'died-early',
+        request_hash: 'whatever',
+        state: 'IN_FLIGHT',
+        response_status: null,
+        response_body: null,
+        locked_until: 0n,
+        created_at: 0n,
+        expires_at: 9_999_999_999_999n,
+        resource_id: null,
+      })
+      .execute();
+    const fresh = await post(app, merchant, `/v1/test_helpers/checkout_preferences/${pref.id}/pay`, {}, 'died-early');
+    assert.equal(fresh.statusCode, 201, fresh.body);
+    assert.equal(fresh.json().status, 'CLOSED');
   });
 });

@@ -10,6 +10,7 @@ import * as m0008 from './0008_merchant_logos.ts';
 import * as m0009 from './0009_api_key_names.ts';
 import * as m0010 from './0010_dashboard_filter_indexes.ts';
 import * as m0011 from './0011_dashboard_days.ts';
+import * as m0012 from './0012_idempotency_recovery_point.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -25,5 +26,6 @@ export const migrationProvider: MigrationProvider = {
     '0009_api_key_names': m0009,
     '0010_dashboard_filter_indexes': m0010,
     '0011_dashboard_days': m0011,
+    '0012_idempotency_recovery_point': m0012,
   }),
 };

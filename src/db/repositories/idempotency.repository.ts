@@ -19,6 +19,7 @@ function toRow(r: IdempotencyRecord): IdempotencyKeysTable {
     locked_until: BigInt(r.lockedUntil),
     created_at: BigInt(r.createdAt),
     expires_at: BigInt(r.expiresAt),
+    resource_id: r.resourceId,
   };
 }
 
@@ -56,6 +57,7 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
       lockedUntil: Number(row.locked_until),
       createdAt: Number(row.created_at),
       expiresAt: Number(row.expires_at),
+      resourceId: row.resource_id,
     };
   }
 
@@ -70,11 +72,51 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
       .where((eb) =>
         eb.or([
           eb('expires_at', '<=', BigInt(now)),
-          eb.and([eb('state', '=', 'IN_FLIGHT'), eb('locked_until', '<=', BigInt(now))]),
+          eb.and([eb('state', '=', 'IN_FLIGHT'), eb('locked_until', '<=', BigInt(now)), eb('resource_id', 'is', null)]),
         ]),
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async takeOverRecoverable(
+    merchantId: string,
+    mode: Mode,
+    key: string,
+    now: number,
+    lockedUntil: number,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set({ locked_until: BigInt(lockedUntil) })
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('key', '=', key)
+      .where('state', '=', 'IN_FLIGHT')
+      .where('locked_until', '<=', BigInt(now))
+      .where('resource_id', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async link(merchantId: string, mode: Mode, key: string, resourceId: string): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ resource_id: resourceId })
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('key', '=', key)
+      .where('state', '=', 'IN_FLIGHT')
+      .execute();
+  }
+
+  async lapseAllLocks(): Promise<number> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set({ locked_until: 0n })
+      .where('state', '=', 'IN_FLIGHT')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async complete(

@@ -372,6 +372,15 @@ export class KyselyWebhookRepository implements WebhookRepository {
     }
   }
 
+  async releaseAllLeases(): Promise<number> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: null, lease_token: null })
+      .where('lease_token', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async requeue(id: string, now: number): Promise<void> {
     await this.db
       .updateTable('webhook_deliveries')

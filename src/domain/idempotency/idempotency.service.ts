@@ -8,7 +8,11 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a running request holds its key before another process may take it over. */
 const IN_FLIGHT_LOCK_MS = 30_000;
 
-export type IdempotencyDecision = { kind: 'proceed' } | { kind: 'replay'; status: number; body: string };
+export type IdempotencyDecision =
+  | { kind: 'proceed' }
+  | { kind: 'replay'; status: number; body: string }
+  /** The first attempt died after starting `resourceId`: answer from it instead of starting again. */
+  | { kind: 'resume'; resourceId: string };
 
 export class IdempotencyService {
   constructor(
@@ -39,6 +43,7 @@ export class IdempotencyService {
       lockedUntil: now + IN_FLIGHT_LOCK_MS,
       createdAt: now,
       expiresAt: now + this.retentionMs,
+      resourceId: null,
     };
     return this.uow.transaction(async (repos) => {
       if (await repos.idempotency.tryInsert(record)) {
@@ -60,8 +65,27 @@ export class IdempotencyService {
       if (existing.state === 'DONE' && existing.responseStatus !== null && existing.responseBody !== null) {
         return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
       }
+      if (
+        existing.resourceId !== null &&
+        (await repos.idempotency.takeOverRecoverable(caller.merchantId, caller.mode, key, now, record.lockedUntil))
+      ) {
+        return { kind: 'resume', resourceId: existing.resourceId };
+      }
       return conflict();
     });
+  }
+
+  /** Records the object a multi-step request started, inside the transaction that creates it. */
+  async link(repos: Repositories, caller: Caller, key: string, resourceId: string): Promise<void> {
+    await repos.idempotency.link(caller.merchantId, caller.mode, key, resourceId);
+  }
+
+  /**
+   * At the start of the only process that serves a database (SQLite, under its server lock): every
+   * in-flight key belongs to a process that is gone, so its retry need not wait out the lock.
+   */
+  async lapseOrphanedLocks(): Promise<number> {
+    return this.uow.transaction((repos) => repos.idempotency.lapseAllLocks());
   }
 
   /** Stores the answer; called inside the transaction that creates the object, so both commit or neither. */

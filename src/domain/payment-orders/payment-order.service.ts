@@ -35,6 +35,8 @@ export type StartPaymentInput = {
   card?: CardInput | null;
   /** The payer allows the card to be kept (as a processor token) for a subscription's renewals. */
   saveCard?: boolean;
+  /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
+  onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
 };
 
 export type PaymentOrderOptions = {
@@ -312,6 +314,7 @@ export class PaymentOrderService {
       await repos.orders.insert(order);
       await this.publish(repos, paymentOrderEvent(order, now));
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
+      await input.onOpened?.(repos, order);
       if (!isCard && charged === 0n) {
         // Nothing to pay now (a trial without sign-up fee): the method is recorded and the checkout done.
         return this.close(repos, order, {}, now, null);

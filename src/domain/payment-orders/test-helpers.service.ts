@@ -1,5 +1,6 @@
 import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
 import type { Caller } from '../merchants/merchant.ts';
+import type { Repositories } from '../repositories.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId } from '../shared/ids.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
@@ -41,6 +42,7 @@ export class TestHelperService {
     caller: Caller,
     preferenceId: string,
     input: { paymentMethodId?: string | null; outcome?: PayOutcome | null; payer?: PayerInput | null },
+    onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>,
   ): Promise<PaymentOrder> {
     this.assertTest(caller);
     const pref = isWellFormedId(preferenceId)
@@ -69,7 +71,22 @@ export class TestHelperService {
             }
           : null,
       saveCard: pref.type === 'SUBSCRIPTION',
+      onOpened,
     });
+    return this.finishPay(order, outcome);
+  }
+
+  /**
+   * A pay whose first attempt died after opening `orderId` (the idempotency key's recovery
+   * point): the steps left, from the order as it is now. The card charge is keyed by the order,
+   * so an OPENED card order is the processor's to settle (card sync), never charged again here.
+   */
+  async resumePay(caller: Caller, orderId: string, outcome: PayOutcome | null): Promise<PaymentOrder> {
+    this.assertTest(caller);
+    return this.finishPay(await this.orders.get(caller, orderId), outcome ?? 'APPROVED');
+  }
+
+  private finishPay(order: PaymentOrder, outcome: PayOutcome): Promise<PaymentOrder> | PaymentOrder {
     if (order.paymentMethodType === 'CARD' || order.status !== 'OPENED' || outcome === 'PENDING') {
       return order;
     }

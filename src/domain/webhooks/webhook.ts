@@ -86,6 +86,11 @@ export interface WebhookRepository {
   renewLease(id: string, leaseToken: string, until: number): Promise<boolean>;
   /** Gives back leases this process took but will not use (shutdown): the deliveries are due again at once. */
   releaseLeases(leases: readonly { id: string; leaseToken: string }[]): Promise<void>;
+  /**
+   * Gives back every lease (only when no other process can hold one: the start of the one process
+   * serving a SQLite database, whose predecessor died holding them); returns how many.
+   */
+  releaseAllLeases(): Promise<number>;
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
   finishAttempt(id: string, changes: DeliveryProgress, at: number): Promise<void>;
   cancelPendingForEndpoint(endpointId: string, at: number): Promise<void>;

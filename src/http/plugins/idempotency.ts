@@ -14,7 +14,10 @@ type Claim = { caller: Caller; key: string; hash: string; stored: boolean; settl
  * errors are not stored (the key is released), so a corrected retry runs normally.
  *
  * Steps: 1. preHandler claims the key (or replays / refuses); 2. the route stores its answer
- * inside its own transaction through `req.idempotency.complete`; 3. onSend, before a byte
+ * inside its own transaction through `req.idempotency.complete` — or, when it changes state in
+ * several transactions (a payment), records the object it started through
+ * `req.idempotency.link` in the first one, so that a retry after its process died gets
+ * `req.idempotency.resumeFrom` and answers from that object instead of starting over; 3. onSend, before a byte
  * reaches the client, releases the key of an error answer, or stores a success answer that the
  * route did not store itself (operations that are idempotent by nature, such as archive), so a
  * client that retries the moment it has its answer never meets its own stale claim.
@@ -73,6 +76,8 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
         await idempotency.complete(repos, caller, raw, status, body);
         claim.stored = true;
       },
+      link: (repos, resourceId) => idempotency.link(repos, caller, raw, resourceId),
+      resumeFrom: decision.kind === 'resume' ? decision.resourceId : null,
     };
     reply.header('idempotent-replayed', 'false');
     // No release on a dropped connection: the handler may still be creating the object, and

@@ -42,11 +42,19 @@ export const testHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app
     },
     async (req, reply) => {
       const body = req.body;
-      const order = await testHelpers.pay(req.caller, req.params.id, {
-        paymentMethodId: body.payment_method_id ?? null,
-        outcome: body.outcome ?? null,
-        payer: body.payer ?? null,
-      });
+      const idempotency = req.idempotency;
+      const order = idempotency?.resumeFrom
+        ? await testHelpers.resumePay(req.caller, idempotency.resumeFrom, body.outcome ?? null)
+        : await testHelpers.pay(
+            req.caller,
+            req.params.id,
+            {
+              paymentMethodId: body.payment_method_id ?? null,
+              outcome: body.outcome ?? null,
+              payer: body.payer ?? null,
+            },
+            idempotency && ((repos, opened) => idempotency.link(repos, opened.id)),
+          );
       return sendJson(reply, 201, toPaymentOrderResponse(order, currencies));
     },
   );

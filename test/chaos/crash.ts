@@ -1,0 +1,409 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * The crash test (RELIABILITY.md R3): a load client on 8 connections creates checkout
+ * preferences and pays them, each request with an Idempotency-Key, while a nemesis SIGKILLs the
+ * server every few seconds and restarts it at once. Every operation ends `ok` (acknowledged),
+ * `fail` (a definite refusal) or is retried with the same key after an `unknown` outcome (no
+ * answer, a 5xx, a refusal while the key is held). Afterwards everything acknowledged is read
+ * back and checked; see {@link CrashReport} for what is measured.
+ *
+ * Used by test/http/chaos.process.test.ts (a short run inside `npm test`) and by
+ * test/chaos/run.ts (`npm run test:chaos`, the long runs).
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type CrashOptions = {
+  /** sqlite:FILE or a postgres:// URL of a database of its own. */
+  databaseUrl: string;
+  port: number;
+  kills: number;
+  /** Time between kills, uniformly random in this range, ms. */
+  killEveryMs: [number, number];
+  connections?: number;
+  log?: (line: string) => void;
+};
+
+export type CrashReport = {
+  kills: number;
+  operations: { ok: number; fail: number; retriedAfterUnknown: number; unresolved: number };
+  /** Acknowledged creates or pays whose object is missing or not in the acknowledged state. */
+  lost: string[];
+  /** Idempotency keys with more than one object, or preferences with more than one paid order. */
+  duplicates: string[];
+  /** Answers that contradict what happened (a refused pay whose checkout is paid). */
+  wrongAnswers: string[];
+  /** A status seen going back to an earlier one in a read. */
+  backwards: string[];
+  /** `PRAGMA integrity_check` after each kill (SQLite). */
+  integrity: string[];
+  /** Pays whose retry found the card charge cut by a kill: answered OPENED, as the order is. */
+  openedAfterCrash: number;
+  /** Acknowledged CLOSED payments with no delivered, correctly signed PAYMENT_ORDER.CLOSED webhook. */
+  missingWebhooks: string[];
+  badSignatures: number;
+  /** Idempotency records still IN_FLIGHT after their lock time. */
+  stuckKeys: number;
+  restartToReadyMs: number[];
+};
+
+const API_KEY = `ck_test_chaos${randomBytes(8).toString('hex')}`;
+const API_SECRET = `cs_test_chaos${randomBytes(16).toString('hex')}`;
+const AUTH = { 'x-api-key': API_KEY, 'x-api-secret': API_SECRET, 'content-type': 'application/json' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const between = ([lo, hi]: [number, number]) => lo + Math.random() * (hi - lo);
+
+/** Later states rank higher; a read that finds a lower rank than before went backwards. */
+const RANK: Record<string, number> = { OPEN: 0, OPENED: 0, PAID: 1, CLOSED: 1, EXPIRED: 1, REFUNDED: 2 };
+
+type Outcome = { kind: 'ok'; status: number; body: Record<string, unknown> } | { kind: 'fail'; status: number };
+
+export async function runCrashTest(options: CrashOptions): Promise<CrashReport> {
+  const log = options.log ?? (() => {});
+  const base = `http://127.0.0.1:${options.port}`;
+  const report: CrashReport = {
+    kills: 0,
+    operations: { ok: 0, fail: 0, retriedAfterUnknown: 0, unresolved: 0 },
+    lost: [],
+    duplicates: [],
+    wrongAnswers: [],
+    backwards: [],
+    integrity: [],
+    openedAfterCrash: 0,
+    missingWebhooks: [],
+    badSignatures: 0,
+    stuckKeys: 0,
+    restartToReadyMs: [],
+  };
+
+  // The merchant's webhook receiver: every delivery verified against the endpoint's secret.
+  let secret = '';
+  const closedDelivered = new Set<string>();
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      try {
+        const event = new Webhook(secret).verify(body, {
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
+        }) as { event_type?: string; entity_id?: string; payment_order_id?: string };
+        if (event.event_type === 'PAYMENT_ORDER.CLOSED') {
+          closedDelivered.add(String(event.payment_order_id ?? event.entity_id));
+        }
+        res.end('ok');
+      } catch {
+        report.badSignatures++;
+        res.statusCode = 400;
+        res.end('bad signature');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    DATABASE_URL: options.databaseUrl,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_API_KEY: API_KEY,
+    BOOTSTRAP_API_SECRET: API_SECRET,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The retry window, scaled down: seconds instead of days.
+    WEBHOOK_RETRY_DELAYS: '1,1,2,2,3,3,5',
+    LOG_LEVEL: 'warn',
+  };
+
+  let server: ChildProcess | null = null;
+  const start = async (): Promise<void> => {
+    const began = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+    server = child;
+    for (;;) {
+      if (child.exitCode !== null) {
+        throw new Error(`the server exited at start with code ${child.exitCode}`);
+      }
+      try {
+        if ((await fetch(`${base}/ready`)).status === 200) {
+          report.restartToReadyMs.push(performance.now() - began);
+          return;
+        }
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(20);
+    }
+  };
+  const kill = async (): Promise<void> => {
+    const child = server;
+    if (!child) {
+      return;
+    }
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    server = null;
+  };
+  let ready = Promise.resolve();
+
+  const call = async (method: string, path: string, body?: unknown, key?: string): Promise<Response> =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: key ? { ...AUTH, 'idempotency-key': key } : AUTH,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+
+  /**
+   * One operation to a definite outcome: retried with the same key while the outcome is
+   * unknown (no answer, 5xx, or 409 while the first attempt still holds the key).
+   */
+  const settle = async (path: string, body: unknown, key: string, stop: () => boolean): Promise<Outcome | null> => {
+    let unknown = false;
+    for (;;) {
+      if (unknown && stop()) {
+        return null;
+      }
+      await ready;
+      let res: Response;
+      try {
+        res = await call('POST', path, body, key);
+      } catch {
+        unknown = true;
+        await sleep(50);
+        continue;
+      }
+      const text = await res.text();
+      if (res.status >= 200 && res.status < 300) {
+        if (unknown) {
+          report.operations.retriedAfterUnknown++;
+        }
+        return { kind: 'ok', status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+      }
+      const inFlight = res.status === 409 && /still being processed/.test(text);
+      if (res.status >= 500 || inFlight) {
+        unknown = true;
+        await sleep(inFlight ? 250 : 50);
+        continue;
+      }
+      return { kind: 'fail', status: res.status };
+    }
+  };
+
+  await start();
+  const endpoint = await call('POST', '/v1/webhook_endpoints', { url: receiverUrl });
+  secret = String(((await endpoint.json()) as { secret: string }).secret);
+
+  const created = new Map<string, { id: string; amount: number }>();
+  /** Acknowledged pays: checkout id → the order and the status the answer gave. */
+  const paid = new Map<string, { orderId: string; status: string }>();
+  /** Pays answered with a refusal: their checkout must not be paid. */
+  const refusedPays = new Map<string, number>();
+  const lastSeen = new Map<string, string>();
+  let loading = true;
+  let draining = false;
+
+  const client = async (): Promise<void> => {
+    while (loading) {
+      const key = randomUUID();
+      // Cents as an integer; the amount sent is their exact decimal (no float sum to drift).
+      const cents = 100 + Math.floor(Math.random() * 10_000);
+      const amount = cents / 100;
+      const pref = await settle(
+        '/v1/checkout_preferences',
+        { type: 'PAYMENT', origin: 'API', amount, currency: 'USD', title: 'Chaos', external_id: key },
+        `create-${key}`,
+        () => draining,
+      );
+      if (pref === null) {
+        report.operations.unresolved++;
+        return;
+      }
+      if (pref.kind === 'fail') {
+        report.operations.fail++;
+        continue;
+      }
+      report.operations.ok++;
+      const prefId = String(pref.body.id);
+      created.set(key, { id: prefId, amount });
+      const order = await settle(
+        `/v1/test_helpers/checkout_preferences/${prefId}/pay`,
+        { payment_method_id: null },
+        `pay-${key}`,
+        () => draining,
+      );
+      if (order === null) {
+        report.operations.unresolved++;
+        return;
+      }
+      if (order.kind === 'fail') {
+        report.operations.fail++;
+        refusedPays.set(prefId, order.status);
+        continue;
+      }
+      report.operations.ok++;
+      paid.set(prefId, { orderId: String(order.body.id), status: String(order.body.status) });
+    }
+  };
+
+  // A reader that remembers the last status it saw of each object: no read may go back.
+  const reader = async (): Promise<void> => {
+    while (loading) {
+      const prefs = [...paid.entries()];
+      const pick = prefs[Math.floor(Math.random() * prefs.length)];
+      if (!pick) {
+        await sleep(50);
+        continue;
+      }
+      const [prefId, { orderId }] = pick;
+      for (const path of [`/v1/checkout_preferences/${prefId}`, `/v1/payment_orders/${orderId}`]) {
+        try {
+          await ready;
+          const res = await call('GET', path);
+          if (res.status !== 200) {
+            continue;
+          }
+          const status = String(((await res.json()) as { status: string }).status);
+          const before = lastSeen.get(path);
+          if (before !== undefined && (RANK[status] ?? 0) < (RANK[before] ?? 0)) {
+            report.backwards.push(`${path}: ${before} then ${status}`);
+          }
+          lastSeen.set(path, status);
+        } catch {
+          // The server is down; the next read comes after the restart.
+        }
+      }
+    }
+  };
+
+  const connections = options.connections ?? 8;
+  const load = [...Array.from({ length: connections - 1 }, client), reader()];
+
+  // The nemesis.
+  while (report.kills < options.kills) {
+    await sleep(between(options.killEveryMs));
+    let resume: () => void = () => {};
+    ready = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    await kill();
+    report.kills++;
+    if (options.databaseUrl.startsWith('sqlite:')) {
+      const db = new SqliteDatabase(options.databaseUrl.slice('sqlite:'.length));
+      report.integrity.push(String(db.pragma('integrity_check', { simple: true })));
+      db.close();
+    }
+    await start();
+    resume();
+    log(
+      `kill ${report.kills}: ${report.operations.ok} acknowledged, ready in ${Math.round(report.restartToReadyMs.at(-1) ?? 0)} ms`,
+    );
+  }
+  loading = false;
+  // Let operations in progress settle, then give the webhooks their (scaled) retry window.
+  const settleBy = Date.now() + 60_000;
+  const drained = Promise.all(load);
+  while (
+    Date.now() < settleBy &&
+    (await Promise.race([drained.then(() => true), sleep(500).then(() => false)])) === false
+  ) {
+    // waiting
+  }
+  draining = true;
+  await drained;
+
+  // Everything acknowledged is there, in the acknowledged state.
+  for (const [key, { id, amount }] of created) {
+    const res = await call('GET', `/v1/checkout_preferences/${id}`);
+    const body = res.status === 200 ? ((await res.json()) as { amount: number; external_id: string }) : null;
+    if (!body || body.external_id !== key || Math.round(Number(body.amount) * 100) !== Math.round(amount * 100)) {
+      report.lost.push(`checkout ${id} (${res.status})`);
+    }
+  }
+  for (const [prefId, { orderId, status: acked }] of paid) {
+    const order = await call('GET', `/v1/payment_orders/${orderId}`);
+    const pref = await call('GET', `/v1/checkout_preferences/${prefId}`);
+    const orderStatus = order.status === 200 ? ((await order.json()) as { status: string }).status : order.status;
+    const prefStatus = pref.status === 200 ? ((await pref.json()) as { status: string }).status : pref.status;
+    if (
+      acked === 'CLOSED'
+        ? orderStatus !== 'CLOSED' || prefStatus !== 'PAID'
+        : orderStatus !== acked && (RANK[String(orderStatus)] ?? -1) <= (RANK[acked] ?? 0)
+    ) {
+      report.lost.push(`payment ${orderId} acknowledged ${acked}: order ${orderStatus}, checkout ${prefStatus}`);
+    }
+    if (acked === 'OPENED') {
+      // A card charge cut by a kill: the retry answers the order as it is (OPENED), never charges again.
+      report.openedAfterCrash++;
+    }
+  }
+  for (const [prefId, status] of refusedPays) {
+    const pref = await call('GET', `/v1/checkout_preferences/${prefId}`);
+    const prefStatus = pref.status === 200 ? ((await pref.json()) as { status: string }).status : pref.status;
+    if (prefStatus === 'PAID') {
+      report.wrongAnswers.push(`pay of ${prefId} answered ${status}, but the checkout is PAID`);
+    }
+  }
+  const webhooksBy = Date.now() + 30_000;
+  const closedOrders = [...paid.values()].filter((p) => p.status === 'CLOSED').map((p) => p.orderId);
+  while (Date.now() < webhooksBy && closedOrders.some((id) => !closedDelivered.has(id))) {
+    await sleep(250);
+  }
+  report.missingWebhooks = closedOrders.filter((id) => !closedDelivered.has(id));
+
+  // Read the database itself: one object per key, one paid order per checkout, no stuck key.
+  await kill();
+  const rows = await query(options.databaseUrl, [
+    `select 'key ' || external_id as what from checkout_preferences where external_id is not null group by external_id having count(*) > 1`,
+    `select 'paid twice ' || checkout_preference_id as what from payment_orders where status = 'CLOSED' group by checkout_preference_id having count(*) > 1`,
+  ]);
+  report.duplicates = rows;
+  // Every operation has settled by now, so a key still IN_FLIGHT is one nobody can settle.
+  report.stuckKeys = Number(
+    (
+      await query(options.databaseUrl, [`select count(*) as what from idempotency_keys where state = 'IN_FLIGHT'`])
+    )[0] ?? 0,
+  );
+  receiver.close();
+  return report;
+}
+
+async function query(databaseUrl: string, statements: string[]): Promise<string[]> {
+  const out: string[] = [];
+  if (databaseUrl.startsWith('sqlite:')) {
+    const db = new SqliteDatabase(databaseUrl.slice('sqlite:'.length));
+    for (const s of statements) {
+      out.push(...(db.prepare(s).all() as { what: unknown }[]).map((r) => String(r.what)));
+    }
+    db.close();
+    return out;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  for (const s of statements) {
+    out.push(...(await client.query(s)).rows.map((r: { what: unknown }) => String(r.what)));
+  }
+  await client.end();
+  return out;
+}
+
+/** The p99 of a list of durations. */
+export function p99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}
