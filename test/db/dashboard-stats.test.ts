@@ -331,6 +331,7 @@ describeBackends('dashboard home figures', (build) => {
           o.methodMix,
           o.conversion,
           o.refunds,
+          o.failedRenewals,
         ];
         const counted = await stats.overview(q);
         // Nine days after the 19th ends, every day of the range is sealed: stored on first view, read after.
@@ -357,6 +358,7 @@ describeBackends('dashboard home figures', (build) => {
         const read = await stats.overview(q);
         assert.deepEqual(figures(sealing), figures(counted));
         assert.deepEqual(figures(read), figures(counted));
+        assert.equal(read.failedRenewals, 1, 'the failed renewal of the 19th, from its sealed day');
         // A range that starts and ends inside days mixes sealed days with counted part-days.
         const ragged = { ...q, fromMs: at('2025-03-10T12:00:00Z'), toMs: at('2025-03-19T12:00:00Z') };
         clock.set('2025-03-19T13:00:00.000Z');

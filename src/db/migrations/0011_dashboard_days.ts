@@ -19,6 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('checkouts_paid', 'bigint', (c) => c.notNull())
     .addColumn('refunds', 'bigint', (c) => c.notNull())
     .addColumn('refunded_minor', 'bigint', (c) => c.notNull())
+    .addColumn('failed_renewals', 'bigint', (c) => c.notNull())
     .addColumn('sealed_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('dashboard_days_pk', ['merchant_id', 'mode', 'currency', 'day'])
     .execute();

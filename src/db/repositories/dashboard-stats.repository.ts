@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type {
-  ConversionDay,
   DashboardStatsRepository,
-  PaidGroup,
+  DayFigures,
   PlanSubscriptionGroup,
-  RefundDay,
   SealedDay,
   StatsRange,
   StatsScope,
@@ -42,113 +40,117 @@ const closedDay = sql<Aggregate>`closed_at / 86400000`;
 export class KyselyDashboardStatsRepository implements DashboardStatsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async paidByDayAndMethod(scope: StatsScope, range: StatsRange): Promise<PaidGroup[]> {
-    // closed_at is set only when an order closes (and kept when it is refunded later), so a
-    // range on it selects exactly the CLOSED and REFUNDED orders. Index payment_orders_paid_stats
-    // is keyed on the same day expression as the GROUP BY, so the groups come out in index order.
-    const rows = await this.db
-      .selectFrom('payment_orders')
-      .select([
-        closedDay.as('day'),
-        'payment_method_type',
-        sql<Aggregate>`count(*)`.as('n'),
-        sql<Aggregate>`sum(amount_minor)`.as('volume'),
-      ])
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('currency', '=', scope.currency)
-      // The days first (the index's key, for the seek), then the exact bounds within them.
-      .where(sql<boolean>`${closedDay} >= ${BigInt(utcDay(range.fromMs))}`)
-      .where(sql<boolean>`${closedDay} <= ${BigInt(utcDay(range.toMs - 1))}`)
-      .where('closed_at', '>=', BigInt(range.fromMs))
-      .where('closed_at', '<', BigInt(range.toMs))
-      .where(sql<boolean>`amount_minor > 0`)
-      .groupBy([closedDay, 'payment_method_type'])
-      .execute();
-    return rows.map((r) => ({
-      day: int(r.day),
-      type: r.payment_method_type as PaymentMethodType,
-      count: int(r.n),
-      volumeMinor: big(r.volume),
-    }));
-  }
-
-  async refundsByDay(scope: StatsScope, range: StatsRange): Promise<RefundDay[]> {
-    // Index payment_orders_refund_stats holds refunded_at in order, so the days come out grouped.
-    const rows = await this.db
-      .selectFrom('payment_orders')
-      .select([
-        sql<Aggregate>`refunded_at / 86400000`.as('day'),
-        sql<Aggregate>`count(*)`.as('n'),
-        sql<Aggregate>`sum(amount_minor)`.as('amount'),
-      ])
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('currency', '=', scope.currency)
-      .where('refunded_at', '>=', BigInt(range.fromMs))
-      .where('refunded_at', '<', BigInt(range.toMs))
-      .groupBy(sql`refunded_at / 86400000`)
-      .execute();
-    return rows.map((r) => ({ day: int(r.day), count: int(r.n), amountMinor: big(r.amount) }));
-  }
-
-  async conversionByDay(scope: StatsScope, range: StatsRange): Promise<ConversionDay[]> {
-    // Index checkout_preferences_stats (merchant, mode, currency, created_at, status) answers it alone.
-    const rows = await this.db
-      .selectFrom('checkout_preferences')
-      .select([
-        sql<Aggregate>`created_at / 86400000`.as('day'),
-        sql<Aggregate>`count(*)`.as('created'),
-        sql<Aggregate>`sum(case when status = 'PAID' then 1 else 0 end)`.as('paid'),
-      ])
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('currency', '=', scope.currency)
-      .where('created_at', '>=', BigInt(range.fromMs))
-      .where('created_at', '<', BigInt(range.toMs))
-      .groupBy(sql`created_at / 86400000`)
-      .execute();
-    return rows.map((r) => ({ day: int(r.day), created: int(r.created), paid: int(r.paid) }));
+  async dayFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures> {
+    // Four grouped index ranges in one statement, each row tagged with its figure (`k`). Each
+    // part is the query it would be alone, so each still matches its index of migration 0007.
+    // Renewal orders are the ones with a period_attempt (index payment_orders_renewal_stats). A
+    // failed order is terminal, so updated_at is when it failed. An EXPIRED one whose
+    // subscription had been cancelled before (by merchant or payer) was withdrawn, not failed;
+    // the last try of a subscription cancelled because its retries ran out did fail.
+    const inScope = { merchantId: scope.merchantId, mode: scope.mode, currency: scope.currency };
+    const fromDay = BigInt(utcDay(range.fromMs));
+    const toDay = BigInt(utcDay(range.toMs - 1));
+    const from = BigInt(range.fromMs);
+    const to = BigInt(range.toMs);
+    const result = await sql<{ k: string; day: Aggregate; t: string | null; n: Aggregate; v: Aggregate }>`
+      select 'p' as k, ${closedDay} as day, payment_method_type as t, count(*) as n, sum(amount_minor) as v
+      from payment_orders
+      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
+        and ${closedDay} >= ${fromDay} and ${closedDay} <= ${toDay}
+        and closed_at >= ${from} and closed_at < ${to} and amount_minor > 0
+      group by ${closedDay}, payment_method_type
+      union all
+      select 'r' as k, refunded_at / 86400000 as day, cast(null as text) as t, count(*) as n, sum(amount_minor) as v
+      from payment_orders
+      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
+        and refunded_at >= ${from} and refunded_at < ${to}
+      group by refunded_at / 86400000
+      union all
+      select 'c' as k, created_at / 86400000 as day, cast(null as text) as t, count(*) as n,
+        sum(case when status = 'PAID' then 1 else 0 end) as v
+      from checkout_preferences
+      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
+        and created_at >= ${from} and created_at < ${to}
+      group by created_at / 86400000
+      union all
+      select 'f' as k, o.updated_at / 86400000 as day, cast(null as text) as t, count(*) as n, 0 as v
+      from payment_orders o
+      where o.period_attempt is not null
+        and o.merchant_id = ${inScope.merchantId} and o.mode = ${inScope.mode} and o.currency = ${inScope.currency}
+        and o.status in ('REJECTED', 'EXPIRED') and o.updated_at >= ${from} and o.updated_at < ${to}
+        and not (o.status = 'EXPIRED' and exists (
+          select 1 from recurrent_payments r
+          where r.id = o.recurrent_payment_id
+            and r.canceled_at is not null
+            and r.canceled_at <= o.updated_at
+            and coalesce(r.deleted_by, '') <> 'retries_exhausted'))
+      group by o.updated_at / 86400000`.execute(this.db);
+    const figures: DayFigures = { paid: [], refunds: [], conversion: [], failedRenewals: [] };
+    for (const r of result.rows) {
+      const day = int(r.day);
+      if (r.k === 'p') {
+        figures.paid.push({ day, type: r.t as PaymentMethodType, count: int(r.n), volumeMinor: big(r.v) });
+      } else if (r.k === 'r') {
+        figures.refunds.push({ day, count: int(r.n), amountMinor: big(r.v) });
+      } else if (r.k === 'f') {
+        figures.failedRenewals.push({ day, count: int(r.n) });
+      } else {
+        figures.conversion.push({ day, created: int(r.n), paid: int(r.v) });
+      }
+    }
+    return figures;
   }
 
   async sealedDays(scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]> {
-    const inScope = <T extends 'dashboard_days' | 'dashboard_day_methods'>(table: T) =>
-      this.db
-        .selectFrom(table as 'dashboard_days')
-        .where('merchant_id', '=', scope.merchantId)
-        .where('mode', '=', scope.mode)
-        .where('currency', '=', scope.currency)
-        .where('day', '>=', BigInt(fromDay))
-        .where('day', '<', BigInt(toDay));
-    const [days, methods] = await Promise.all([
-      inScope('dashboard_days').selectAll().orderBy('day').execute(),
-      inScope('dashboard_day_methods')
-        .select([
-          'day',
-          sql<string>`payment_method_type`.as('type'),
-          sql<Aggregate>`payments`.as('n'),
-          sql<Aggregate>`volume_minor`.as('volume'),
-        ])
-        .execute(),
-    ]);
+    // One statement: each day with its method rows (none on a day without payments).
+    const rows = await this.db
+      .selectFrom('dashboard_days as d')
+      .leftJoin('dashboard_day_methods as m', (join) =>
+        join
+          .onRef('m.merchant_id', '=', 'd.merchant_id')
+          .onRef('m.mode', '=', 'd.mode')
+          .onRef('m.currency', '=', 'd.currency')
+          .onRef('m.day', '=', 'd.day'),
+      )
+      .select([
+        'd.day',
+        'd.checkouts_created',
+        'd.checkouts_paid',
+        'd.refunds',
+        'd.refunded_minor',
+        'd.failed_renewals',
+        'm.payment_method_type',
+        'm.payments',
+        'm.volume_minor',
+      ])
+      .where('d.merchant_id', '=', scope.merchantId)
+      .where('d.mode', '=', scope.mode)
+      .where('d.currency', '=', scope.currency)
+      .where('d.day', '>=', BigInt(fromDay))
+      .where('d.day', '<', BigInt(toDay))
+      .execute();
     const byDay = new Map<number, SealedDay>();
-    for (const r of days) {
+    for (const r of rows) {
       const day = int(r.day);
-      byDay.set(day, {
-        day,
-        refunds: { day, count: int(r.refunds), amountMinor: big(r.refunded_minor) },
-        conversion: { day, created: int(r.checkouts_created), paid: int(r.checkouts_paid) },
-        paid: [],
-      });
-    }
-    for (const r of methods) {
-      // A method row is stored in the same transaction as its day row, so its day is always there.
-      byDay.get(int(r.day))?.paid.push({
-        day: int(r.day),
-        type: r.type as PaymentMethodType,
-        count: int(r.n),
-        volumeMinor: big(r.volume),
-      });
+      let sealed = byDay.get(day);
+      if (!sealed) {
+        sealed = {
+          day,
+          refunds: { day, count: int(r.refunds), amountMinor: big(r.refunded_minor) },
+          conversion: { day, created: int(r.checkouts_created), paid: int(r.checkouts_paid) },
+          failedRenewals: { day, count: int(r.failed_renewals) },
+          paid: [],
+        };
+        byDay.set(day, sealed);
+      }
+      if (r.payment_method_type !== null) {
+        sealed.paid.push({
+          day,
+          type: r.payment_method_type as PaymentMethodType,
+          count: int(r.payments),
+          volumeMinor: big(r.volume_minor),
+        });
+      }
     }
     return [...byDay.values()];
   }
@@ -168,6 +170,7 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
             checkouts_paid: BigInt(d.conversion.paid),
             refunds: BigInt(d.refunds.count),
             refunded_minor: d.refunds.amountMinor,
+            failed_renewals: BigInt(d.failedRenewals.count),
             sealed_at: BigInt(sealedAtMs),
           })),
         )
@@ -213,33 +216,6 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
       count: int(r.n),
       grossAmountMinor: big(r.amount),
     }));
-  }
-
-  async failedRenewals(scope: StatsScope, range: StatsRange): Promise<number> {
-    // Renewal orders are the ones with a period_attempt (index payment_orders_renewal_stats).
-    // A failed order is terminal, so updated_at is when it failed. An EXPIRED one whose
-    // subscription had been cancelled before (by merchant or payer) was withdrawn, not failed;
-    // the last try of a subscription cancelled because its retries ran out did fail.
-    const row = await this.db
-      .selectFrom('payment_orders as o')
-      .select(sql<Aggregate>`count(*)`.as('n'))
-      .where(sql<boolean>`o.period_attempt is not null`)
-      .where('o.merchant_id', '=', scope.merchantId)
-      .where('o.mode', '=', scope.mode)
-      .where('o.currency', '=', scope.currency)
-      .where(sql<boolean>`o.status in ('REJECTED', 'EXPIRED')`)
-      .where('o.updated_at', '>=', BigInt(range.fromMs))
-      .where('o.updated_at', '<', BigInt(range.toMs))
-      .where(
-        sql<boolean>`not (o.status = 'EXPIRED' and exists (
-          select 1 from recurrent_payments r
-          where r.id = o.recurrent_payment_id
-            and r.canceled_at is not null
-            and r.canceled_at <= o.updated_at
-            and coalesce(r.deleted_by, '') <> 'retries_exhausted'))`,
-      )
-      .executeTakeFirst();
-    return int(row?.n ?? null);
   }
 
   async subscriptionsByPlan(

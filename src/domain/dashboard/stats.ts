@@ -42,8 +42,9 @@ import type { RecurrentPaymentStatus } from '../subscriptions/recurrent-payment.
  * most 7 days). After {@link SEAL_AFTER_MS} past its end a day is sealed: its figures are
  * computed once, stored (`dashboard_days`), and read from there from then on, so a 90-day range
  * reads ~90 rows per figure instead of every payment of the range. The days not yet sealed, and
- * any part-day at the ends of a range, are counted live. Subscriptions and failed renewals are
- * always live (one small index range each).
+ * any part-day at the ends of a range, are counted live; so are subscriptions (statuses now).
+ * Failed renewals seal the same way: a failed renewal order is final, and a cancellation that
+ * withdraws a renewal is dated before it.
  */
 
 /** One UTC day in ms (the repository's SQL divides by the same 86 400 000). */
@@ -131,8 +132,25 @@ export type RefundDay = { day: number; count: number; amountMinor: bigint };
 /** Checkouts created on one UTC day, and how many of them are PAID. */
 export type ConversionDay = { day: number; created: number; paid: number };
 
+/** Paid groups, refunds and conversion of part of a range, by UTC day. */
+export type DayFigures = {
+  paid: PaidGroup[];
+  refunds: RefundDay[];
+  conversion: ConversionDay[];
+  failedRenewals: FailedDay[];
+};
+
+/** Renewal tries that failed on one UTC day. */
+export type FailedDay = { day: number; count: number };
+
 /** The stored figures of one sealed day: the day's refunds and conversion, and its paid groups. */
-export type SealedDay = { day: number; refunds: RefundDay; conversion: ConversionDay; paid: PaidGroup[] };
+export type SealedDay = {
+  day: number;
+  refunds: RefundDay;
+  conversion: ConversionDay;
+  failedRenewals: FailedDay;
+  paid: PaidGroup[];
+};
 
 /** Subscriptions of one status and interval, with the sum of their amounts per period. */
 export type SubscriptionGroup = {
@@ -147,20 +165,21 @@ export type SubscriptionGroup = {
  * Every method is scoped to one merchant, mode and currency.
  */
 export interface DashboardStatsRepository {
-  /** Orders closed in the range with a positive amount, grouped by UTC day of `closed_at` and method type. */
-  paidByDayAndMethod(scope: StatsScope, range: StatsRange): Promise<PaidGroup[]>;
-  /** Orders refunded in the range (`refunded_at`), grouped by UTC day of `refunded_at`; days without any are absent. */
-  refundsByDay(scope: StatsScope, range: StatsRange): Promise<RefundDay[]>;
-  /** Preferences created in the range and how many of them are PAID, by UTC day of creation; empty days absent. */
-  conversionByDay(scope: StatsScope, range: StatsRange): Promise<ConversionDay[]>;
+  /**
+   * The range's figures by UTC day, in one statement (each round trip costs more than these
+   * index ranges on PostgreSQL): `paid`, orders closed in the range with a positive amount by day
+   * of `closed_at` and method type; `refunds`, orders refunded in the range by day of
+   * `refunded_at`; `conversion`, preferences created in the range and how many of them are PAID,
+   * by day of creation; `failedRenewals`, renewal orders that failed in the range (see the module
+   * comment) by day of failure. Days with nothing are absent.
+   */
+  dayFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures>;
   /** The stored sealed days among days `fromDay` (included) to `toDay` (excluded). */
   sealedDays(scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]>;
   /** Stores sealed days; a day already stored is left as it is (its figures are the same). */
   saveSealedDays(scope: StatsScope, days: readonly SealedDay[], sealedAtMs: number): Promise<void>;
   /** ACTIVE and TRIALING recurrent payments, grouped by status and interval type. */
   liveSubscriptions(scope: StatsScope): Promise<SubscriptionGroup[]>;
-  /** Renewal orders that failed in the range (see the module comment). */
-  failedRenewals(scope: StatsScope, range: StatsRange): Promise<number>;
   /** Currencies of the merchant's checkout preferences in this mode, sorted. */
   currencies(merchantId: string, mode: Mode): Promise<string[]>;
   /**
@@ -297,9 +316,6 @@ function checkQuery(q: OverviewQuery): void {
   }
 }
 
-/** Paid groups, refunds and conversion of part of a range: whatever mix of sealed days and live counts made them. */
-type RangeFigures = { paid: PaidGroup[]; refunds: RefundDay[]; conversion: ConversionDay[] };
-
 /** The days `fromDay` (included) to `toDay` (excluded). */
 const daysOf = (fromDay: number, toDay: number): number[] =>
   Array.from({ length: Math.max(0, toDay - fromDay) }, (_, i) => fromDay + i);
@@ -333,16 +349,16 @@ export class DashboardStatsService {
             { fromMs: sealTo * DAY_MS, toMs: q.toMs },
           ].filter((r) => r.toMs > r.fromMs);
     // Independent reads: on PostgreSQL they run on several pooled connections at once.
-    const [sealed, liveParts, subscriptions, failedRenewals] = await Promise.all([
+    const [sealed, liveParts, subscriptions] = await Promise.all([
       sealTo > sealFrom ? this.sealedFigures(scope, sealFrom, sealTo) : null,
       Promise.all(live.map((r) => this.liveFigures(scope, r))),
       stats.liveSubscriptions(scope),
-      stats.failedRenewals(scope, range),
     ]);
     const parts = sealed ? [sealed, ...liveParts] : liveParts;
     const paid = parts.flatMap((p) => p.paid);
     const refunds = parts.flatMap((p) => p.refunds);
     const conversion = parts.flatMap((p) => p.conversion);
+    const failedRenewals = parts.flatMap((p) => p.failedRenewals).reduce((sum, d) => sum + d.count, 0);
     const created = conversion.reduce((sum, d) => sum + d.created, 0);
     const converted = conversion.reduce((sum, d) => sum + d.paid, 0);
     const active: Partial<Record<IntervalType, bigint>> = {};
@@ -380,14 +396,8 @@ export class DashboardStatsService {
     };
   }
 
-  private async liveFigures(scope: StatsScope, range: StatsRange): Promise<RangeFigures> {
-    const stats = this.uow.read.dashboardStats;
-    const [paid, refunds, conversion] = await Promise.all([
-      stats.paidByDayAndMethod(scope, range),
-      stats.refundsByDay(scope, range),
-      stats.conversionByDay(scope, range),
-    ]);
-    return { paid, refunds, conversion };
+  private liveFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures> {
+    return this.uow.read.dashboardStats.dayFigures(scope, range);
   }
 
   /**
@@ -395,7 +405,7 @@ export class DashboardStatsService {
    * stored yet counted live once and stored (a day of nothing included, so it is never counted
    * again). Two pages sealing the same day at once store the same figures; the second is ignored.
    */
-  private async sealedFigures(scope: StatsScope, fromDay: number, toDay: number): Promise<RangeFigures> {
+  private async sealedFigures(scope: StatsScope, fromDay: number, toDay: number): Promise<DayFigures> {
     const stored = await this.uow.read.dashboardStats.sealedDays(scope, fromDay, toDay);
     const have = new Set(stored.map((d) => d.day));
     const missing = daysOf(fromDay, toDay).filter((day) => !have.has(day));
@@ -408,6 +418,7 @@ export class DashboardStatsService {
         day,
         refunds: counted.refunds.find((r) => r.day === day) ?? { day, count: 0, amountMinor: 0n },
         conversion: counted.conversion.find((c) => c.day === day) ?? { day, created: 0, paid: 0 },
+        failedRenewals: counted.failedRenewals.find((f) => f.day === day) ?? { day, count: 0 },
         paid: counted.paid.filter((g) => g.day === day),
       }));
       const sealedAt = this.clock.now().getTime();
@@ -418,6 +429,7 @@ export class DashboardStatsService {
       paid: days.flatMap((d) => d.paid),
       refunds: days.map((d) => d.refunds),
       conversion: days.map((d) => d.conversion),
+      failedRenewals: days.map((d) => d.failedRenewals),
     };
   }
 

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import type {
   ConversionDay,
   DashboardStatsRepository,
+  DayFigures,
+  FailedDay,
   OverviewQuery,
   PaidGroup,
   RefundDay,
@@ -127,15 +129,14 @@ class FakeStats implements DashboardStatsRepository {
     private readonly paid: PaidGroup[],
     private readonly subs: SubscriptionGroup[],
   ) {}
-  async paidByDayAndMethod(_scope: StatsScope, _range: StatsRange): Promise<PaidGroup[]> {
+  async dayFigures(_scope: StatsScope, _range: StatsRange): Promise<DayFigures> {
     this.calls.push('paid');
-    return this.paid;
-  }
-  async refundsByDay(_scope: StatsScope, _range: StatsRange): Promise<RefundDay[]> {
-    return [{ day: 0, count: 2, amountMinor: 300n }];
-  }
-  async conversionByDay(_scope: StatsScope, _range: StatsRange): Promise<ConversionDay[]> {
-    return [];
+    return {
+      paid: this.paid,
+      refunds: [{ day: 0, count: 2, amountMinor: 300n }],
+      conversion: [],
+      failedRenewals: [{ day: 0, count: 3 }],
+    };
   }
   async sealedDays(_scope: StatsScope, _fromDay: number, _toDay: number): Promise<SealedDay[]> {
     return [];
@@ -143,9 +144,6 @@ class FakeStats implements DashboardStatsRepository {
   async saveSealedDays(_scope: StatsScope, _days: readonly SealedDay[]): Promise<void> {}
   async liveSubscriptions() {
     return this.subs;
-  }
-  async failedRenewals() {
-    return 3;
   }
   async currencies() {
     return ['BRL', 'USD'];
@@ -172,14 +170,23 @@ class RecordedStats extends FakeStats {
     private readonly payments: { at: number; type: PaymentMethodType; amount: bigint }[],
     private readonly refunded: { at: number; amount: bigint }[],
     private readonly checkouts: { at: number; paid: boolean }[],
+    private readonly failures: number[] = [],
   ) {
     super([], []);
   }
   private countRange(range: StatsRange) {
     this.liveDays += Math.ceil((range.toMs - range.fromMs) / DAY_MS);
   }
-  override async paidByDayAndMethod(_scope: StatsScope, range: StatsRange): Promise<PaidGroup[]> {
+  override async dayFigures(_scope: StatsScope, range: StatsRange): Promise<DayFigures> {
     this.countRange(range);
+    return {
+      paid: this.paidByDay(range),
+      refunds: this.refundsByDay(range),
+      conversion: this.conversionByDay(range),
+      failedRenewals: this.failedByDay(range),
+    };
+  }
+  private paidByDay(range: StatsRange): PaidGroup[] {
     const groups = new Map<string, PaidGroup>();
     for (const p of this.payments.filter((p) => p.at >= range.fromMs && p.at < range.toMs)) {
       const day = Math.floor(p.at / DAY_MS);
@@ -190,7 +197,7 @@ class RecordedStats extends FakeStats {
     }
     return [...groups.values()];
   }
-  override async refundsByDay(_scope: StatsScope, range: StatsRange): Promise<RefundDay[]> {
+  private refundsByDay(range: StatsRange): RefundDay[] {
     const days = new Map<number, RefundDay>();
     for (const r of this.refunded.filter((r) => r.at >= range.fromMs && r.at < range.toMs)) {
       const day = Math.floor(r.at / DAY_MS);
@@ -201,7 +208,17 @@ class RecordedStats extends FakeStats {
     }
     return [...days.values()];
   }
-  override async conversionByDay(_scope: StatsScope, range: StatsRange): Promise<ConversionDay[]> {
+  private failedByDay(range: StatsRange): FailedDay[] {
+    const days = new Map<number, FailedDay>();
+    for (const at of this.failures.filter((f) => f >= range.fromMs && f < range.toMs)) {
+      const day = Math.floor(at / DAY_MS);
+      const d = days.get(day) ?? { day, count: 0 };
+      d.count += 1;
+      days.set(day, d);
+    }
+    return [...days.values()];
+  }
+  private conversionByDay(range: StatsRange): ConversionDay[] {
     const days = new Map<number, ConversionDay>();
     for (const c of this.checkouts.filter((c) => c.at >= range.fromMs && c.at < range.toMs)) {
       const day = Math.floor(c.at / DAY_MS);
@@ -235,9 +252,10 @@ describe('sealed days', () => {
         fc.array(fc.record({ at: within, type: fc.constantFrom(...types), amount: fc.bigInt(1n, 10_000n) })),
         fc.array(fc.record({ at: within, amount: fc.bigInt(1n, 10_000n) })),
         fc.array(fc.record({ at: within, paid: fc.boolean() })),
+        fc.array(within),
         fc.tuple(within, within).filter(([a, b]) => a !== b),
         fc.integer({ min: 0, max: 60 * DAY_MS }),
-        async (payments, refunded, checkouts, [a, b], later) => {
+        async (payments, refunded, checkouts, failures, [a, b], later) => {
           const q: OverviewQuery = {
             merchantId: 'm',
             mode: 'test',
@@ -247,8 +265,11 @@ describe('sealed days', () => {
             bucket: 'day',
           };
           // Counted live: a moment before anything could be sealed.
-          const counted = await serviceOver(new RecordedStats(payments, refunded, checkouts), origin).overview(q);
-          const db = new RecordedStats(payments, refunded, checkouts);
+          const counted = await serviceOver(
+            new RecordedStats(payments, refunded, checkouts, failures),
+            origin,
+          ).overview(q);
+          const db = new RecordedStats(payments, refunded, checkouts, failures);
           const service = serviceOver(db, origin + later);
           const first = await service.overview(q);
           const again = await service.overview(q);
