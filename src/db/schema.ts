@@ -348,8 +348,8 @@ export type DashboardDaysTable = {
   mode: string;
   currency: string;
   day: bigint;
-  checkouts_created: bigint;
-  checkouts_paid: bigint;
+  checkouts_created: bigint | null;
+  checkouts_paid: bigint | null;
   refunds: bigint;
   refunded_minor: bigint;
   failed_renewals: bigint;

@@ -334,7 +334,23 @@ describeBackends('dashboard home figures', (build) => {
           o.failedRenewals,
         ];
         const counted = await stats.overview(q);
-        // Nine days after the 19th ends, every day of the range is sealed: stored on first view, read after.
+        // Two hours after the 19th ends, every day's payments are final and stored; conversion is
+        // final only for the 10th (nine days), the others keep being counted.
+        clock.set('2025-03-20T03:00:00.000Z');
+        assert.deepEqual(figures(await stats.overview(q)), figures(counted));
+        const early = await ctx.cobro.database.db
+          .selectFrom('dashboard_days')
+          .select(['day', 'checkouts_created'])
+          .where('merchant_id', '=', merchant.id)
+          .where('mode', '=', 'test')
+          .where('currency', '=', 'USD')
+          .orderBy('day')
+          .execute();
+        assert.deepEqual(
+          early.map((d) => d.checkouts_created === null),
+          [false, true, true, true, true, true, true, true, true, true],
+        );
+        // Nine days after the 19th ends, every day's conversion is final too, filled in on this view.
         clock.set('2025-03-29T00:00:00.000Z');
         const sealing = await stats.overview(q);
         const stored = await ctx.cobro.database.db

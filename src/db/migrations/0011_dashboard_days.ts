@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 
 // Only SQL that SQLite and PostgreSQL both accept. Never edit once shipped: add a migration.
 //
-// The home page's figures of days that can no longer change (see SEAL_AFTER_MS in
-// src/domain/dashboard/stats.ts), one row per merchant, mode, currency and UTC day, and one per
+// The home page's figures of days that can no longer change (see SETTLE_AFTER_MS and
+// SEAL_AFTER_MS in src/domain/dashboard/stats.ts), one row per merchant, mode, currency and UTC day, and one per
 // payment method type that day: a 90-day range then reads a few hundred rows instead of every
 // payment and checkout of the range. A row is written once, when a range that covers its day is
 // first shown, and never updated; a day's row in dashboard_days is what says it is sealed (zeros
@@ -15,8 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('mode', 'text', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('day', 'bigint', (c) => c.notNull())
-    .addColumn('checkouts_created', 'bigint', (c) => c.notNull())
-    .addColumn('checkouts_paid', 'bigint', (c) => c.notNull())
+    // Null until the day's conversion is final (nine days after it, against two hours for the rest).
+    .addColumn('checkouts_created', 'bigint')
+    .addColumn('checkouts_paid', 'bigint')
     .addColumn('refunds', 'bigint', (c) => c.notNull())
     .addColumn('refunded_minor', 'bigint', (c) => c.notNull())
     .addColumn('failed_renewals', 'bigint', (c) => c.notNull())

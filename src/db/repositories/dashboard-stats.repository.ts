@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type {
+  ConversionDay,
   DashboardStatsRepository,
   DayFigures,
+  FigureRanges,
   PlanSubscriptionGroup,
   SealedDay,
-  StatsRange,
   StatsScope,
   SubscriptionGroup,
 } from '../../domain/dashboard/stats.ts';
@@ -40,43 +41,38 @@ const closedDay = sql<Aggregate>`closed_at / 86400000`;
 export class KyselyDashboardStatsRepository implements DashboardStatsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async dayFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures> {
-    // Four grouped index ranges in one statement, each row tagged with its figure (`k`). Each
+  async dayFigures(scope: StatsScope, ranges: FigureRanges): Promise<DayFigures> {
+    // Up to four grouped index ranges in one statement, each row tagged with its figure (`k`). Each
     // part is the query it would be alone, so each still matches its index of migration 0007.
     // Renewal orders are the ones with a period_attempt (index payment_orders_renewal_stats). A
     // failed order is terminal, so updated_at is when it failed. An EXPIRED one whose
     // subscription had been cancelled before (by merchant or payer) was withdrawn, not failed;
     // the last try of a subscription cancelled because its retries ran out did fail.
-    const inScope = { merchantId: scope.merchantId, mode: scope.mode, currency: scope.currency };
-    const fromDay = BigInt(utcDay(range.fromMs));
-    const toDay = BigInt(utcDay(range.toMs - 1));
-    const from = BigInt(range.fromMs);
-    const to = BigInt(range.toMs);
-    const result = await sql<{ k: string; day: Aggregate; t: string | null; n: Aggregate; v: Aggregate }>`
-      select 'p' as k, ${closedDay} as day, payment_method_type as t, count(*) as n, sum(amount_minor) as v
+    const m = scope.merchantId;
+    const mode = scope.mode;
+    const cur = scope.currency;
+    const parts = [];
+    if (ranges.payments) {
+      const fromDay = BigInt(utcDay(ranges.payments.fromMs));
+      const toDay = BigInt(utcDay(ranges.payments.toMs - 1));
+      const from = BigInt(ranges.payments.fromMs);
+      const to = BigInt(ranges.payments.toMs);
+      parts.push(
+        sql`select 'p' as k, ${closedDay} as day, payment_method_type as t, count(*) as n, sum(amount_minor) as v
       from payment_orders
-      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
+      where merchant_id = ${m} and mode = ${mode} and currency = ${cur}
         and ${closedDay} >= ${fromDay} and ${closedDay} <= ${toDay}
         and closed_at >= ${from} and closed_at < ${to} and amount_minor > 0
-      group by ${closedDay}, payment_method_type
-      union all
-      select 'r' as k, refunded_at / 86400000 as day, cast(null as text) as t, count(*) as n, sum(amount_minor) as v
+      group by ${closedDay}, payment_method_type`,
+        sql`select 'r' as k, refunded_at / 86400000 as day, cast(null as text) as t, count(*) as n, sum(amount_minor) as v
       from payment_orders
-      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
+      where merchant_id = ${m} and mode = ${mode} and currency = ${cur}
         and refunded_at >= ${from} and refunded_at < ${to}
-      group by refunded_at / 86400000
-      union all
-      select 'c' as k, created_at / 86400000 as day, cast(null as text) as t, count(*) as n,
-        sum(case when status = 'PAID' then 1 else 0 end) as v
-      from checkout_preferences
-      where merchant_id = ${inScope.merchantId} and mode = ${inScope.mode} and currency = ${inScope.currency}
-        and created_at >= ${from} and created_at < ${to}
-      group by created_at / 86400000
-      union all
-      select 'f' as k, o.updated_at / 86400000 as day, cast(null as text) as t, count(*) as n, 0 as v
+      group by refunded_at / 86400000`,
+        sql`select 'f' as k, o.updated_at / 86400000 as day, cast(null as text) as t, count(*) as n, 0 as v
       from payment_orders o
       where o.period_attempt is not null
-        and o.merchant_id = ${inScope.merchantId} and o.mode = ${inScope.mode} and o.currency = ${inScope.currency}
+        and o.merchant_id = ${m} and o.mode = ${mode} and o.currency = ${cur}
         and o.status in ('REJECTED', 'EXPIRED') and o.updated_at >= ${from} and o.updated_at < ${to}
         and not (o.status = 'EXPIRED' and exists (
           select 1 from recurrent_payments r
@@ -84,7 +80,26 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
             and r.canceled_at is not null
             and r.canceled_at <= o.updated_at
             and coalesce(r.deleted_by, '') <> 'retries_exhausted'))
-      group by o.updated_at / 86400000`.execute(this.db);
+      group by o.updated_at / 86400000`,
+      );
+    }
+    if (ranges.checkouts) {
+      parts.push(
+        sql`select 'c' as k, created_at / 86400000 as day, cast(null as text) as t, count(*) as n,
+        sum(case when status = 'PAID' then 1 else 0 end) as v
+      from checkout_preferences
+      where merchant_id = ${m} and mode = ${mode} and currency = ${cur}
+        and created_at >= ${BigInt(ranges.checkouts.fromMs)} and created_at < ${BigInt(ranges.checkouts.toMs)}
+      group by created_at / 86400000`,
+      );
+    }
+    const result =
+      parts.length === 0
+        ? { rows: [] }
+        : await sql<{ k: string; day: Aggregate; t: string | null; n: Aggregate; v: Aggregate }>`${sql.join(
+            parts,
+            sql` union all `,
+          )}`.execute(this.db);
     const figures: DayFigures = { paid: [], refunds: [], conversion: [], failedRenewals: [] };
     for (const r of result.rows) {
       const day = int(r.day);
@@ -137,7 +152,10 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
         sealed = {
           day,
           refunds: { day, count: int(r.refunds), amountMinor: big(r.refunded_minor) },
-          conversion: { day, created: int(r.checkouts_created), paid: int(r.checkouts_paid) },
+          conversion:
+            r.checkouts_created === null
+              ? null
+              : { day, created: int(r.checkouts_created), paid: int(r.checkouts_paid) },
           failedRenewals: { day, count: int(r.failed_renewals) },
           paid: [],
         };
@@ -166,8 +184,8 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
           batch.map((d) => ({
             ...key,
             day: BigInt(d.day),
-            checkouts_created: BigInt(d.conversion.created),
-            checkouts_paid: BigInt(d.conversion.paid),
+            checkouts_created: d.conversion === null ? null : BigInt(d.conversion.created),
+            checkouts_paid: d.conversion === null ? null : BigInt(d.conversion.paid),
             refunds: BigInt(d.refunds.count),
             refunded_minor: d.refunds.amountMinor,
             failed_renewals: BigInt(d.failedRenewals.count),
@@ -192,6 +210,20 @@ export class KyselyDashboardStatsRepository implements DashboardStatsRepository 
           .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'currency', 'day', 'payment_method_type']).doNothing())
           .execute();
       }
+    }
+  }
+
+  async sealConversion(scope: StatsScope, days: readonly ConversionDay[]): Promise<void> {
+    for (const d of days) {
+      await this.db
+        .updateTable('dashboard_days')
+        .set({ checkouts_created: BigInt(d.created), checkouts_paid: BigInt(d.paid) })
+        .where('merchant_id', '=', scope.merchantId)
+        .where('mode', '=', scope.mode)
+        .where('currency', '=', scope.currency)
+        .where('day', '=', BigInt(d.day))
+        .where('checkouts_created', 'is', null)
+        .execute();
     }
   }
 

@@ -36,15 +36,17 @@ import type { RecurrentPaymentStatus } from '../subscriptions/recurrent-payment.
  *
  * Days are UTC days (`floor(epoch ms / 86 400 000)`).
  *
- * **Sealed days.** Paid, refund and conversion figures of a day stop changing once nothing that
- * counts into them can change any more: closed_at and refunded_at are written as "now" and never
- * again, and every checkout created that day has been paid or has expired (a checkout lives at
- * most 7 days). After {@link SEAL_AFTER_MS} past its end a day is sealed: its figures are
- * computed once, stored (`dashboard_days`), and read from there from then on, so a 90-day range
- * reads ~90 rows per figure instead of every payment of the range. The days not yet sealed, and
- * any part-day at the ends of a range, are counted live; so are subscriptions (statuses now).
- * Failed renewals seal the same way: a failed renewal order is final, and a cancellation that
- * withdraws a renewal is dated before it.
+ * **Sealed days.** A day's figures stop changing once nothing that counts into them can change
+ * any more. Payments, refunds and failed renewals are dated by when they happened, written as
+ * "now" and never again (a failed renewal is final, and a cancellation that withdraws a renewal is
+ * dated before it): they are final {@link SETTLE_AFTER_MS} after the day ends. Conversion is a
+ * cohort, final once every checkout created that day has been paid or has expired (a checkout
+ * lives at most 7 days): {@link SEAL_AFTER_MS}. Final figures are computed once, stored
+ * (`dashboard_days`, conversion filled in when it is final), and read from there from then on,
+ * so a 90-day range reads ~90 rows instead of every payment of the range. The rest (today's
+ * payments, the last nine days' conversion, any part-day at the ends of a range) is counted live,
+ * and so are subscriptions (statuses now). Times are the system clock's; a test-mode clock only
+ * runs ahead of it, so nothing is ever written into a day after it is final.
  */
 
 /** One UTC day in ms (the repository's SQL divides by the same 86 400 000). */
@@ -54,6 +56,8 @@ export { DAY_MS };
  * (7 days, INTERFACE.md) plus two days for a payment still in flight at its expiry.
  */
 export const SEAL_AFTER_MS = 9 * DAY_MS;
+/** How long after a UTC day ends its payments, refunds and failed renewals are final (a transaction takes seconds). */
+export const SETTLE_AFTER_MS = 2 * 3_600_000;
 /** The longest range one overview may cover (its daily series is zero-filled). */
 export const MAX_RANGE_DAYS = 732;
 
@@ -140,6 +144,12 @@ export type DayFigures = {
   failedRenewals: FailedDay[];
 };
 
+/**
+ * Which range each figure is counted over: `payments` for paid, refunds and failed renewals,
+ * `checkouts` for conversion; null leaves a figure out (its list comes back empty).
+ */
+export type FigureRanges = { payments: StatsRange | null; checkouts: StatsRange | null };
+
 /** Renewal tries that failed on one UTC day. */
 export type FailedDay = { day: number; count: number };
 
@@ -147,7 +157,8 @@ export type FailedDay = { day: number; count: number };
 export type SealedDay = {
   day: number;
   refunds: RefundDay;
-  conversion: ConversionDay;
+  /** Null until the day's conversion is final ({@link SEAL_AFTER_MS}). */
+  conversion: ConversionDay | null;
   failedRenewals: FailedDay;
   paid: PaidGroup[];
 };
@@ -173,11 +184,13 @@ export interface DashboardStatsRepository {
    * by day of creation; `failedRenewals`, renewal orders that failed in the range (see the module
    * comment) by day of failure. Days with nothing are absent.
    */
-  dayFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures>;
+  dayFigures(scope: StatsScope, ranges: FigureRanges): Promise<DayFigures>;
   /** The stored sealed days among days `fromDay` (included) to `toDay` (excluded). */
   sealedDays(scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]>;
   /** Stores sealed days; a day already stored is left as it is (its figures are the same). */
   saveSealedDays(scope: StatsScope, days: readonly SealedDay[], sealedAtMs: number): Promise<void>;
+  /** Fills in the final conversion of stored days that have none yet. */
+  sealConversion(scope: StatsScope, days: readonly ConversionDay[]): Promise<void>;
   /** ACTIVE and TRIALING recurrent payments, grouped by status and interval type. */
   liveSubscriptions(scope: StatsScope): Promise<SubscriptionGroup[]>;
   /** Currencies of the merchant's checkout preferences in this mode, sorted. */
@@ -335,26 +348,29 @@ export class DashboardStatsService {
     const scope: StatsScope = { merchantId: q.merchantId, mode: q.mode, currency: q.currency };
     const range: StatsRange = { fromMs: q.fromMs, toMs: q.toMs };
     const stats = this.uow.read.dashboardStats;
-    // The whole days of the range that are sealed: from its first whole day to the last sealed one.
-    const sealFrom = Math.ceil(q.fromMs / DAY_MS);
-    const sealTo = Math.max(
-      sealFrom,
-      Math.min(Math.floor(q.toMs / DAY_MS), Math.floor((this.clock.now().getTime() - SEAL_AFTER_MS) / DAY_MS)),
-    );
-    const live: StatsRange[] =
-      sealTo === sealFrom
-        ? [range]
+    // Whole days of the range from its first: [first, settled) have final payment figures,
+    // [first, sealed) final conversion too (sealed ≤ settled); the rest is counted live.
+    const now = this.clock.now().getTime();
+    const first = Math.ceil(q.fromMs / DAY_MS);
+    const lastWhole = Math.max(first, Math.floor(q.toMs / DAY_MS));
+    const settled = Math.max(first, Math.min(lastWhole, Math.floor((now - SETTLE_AFTER_MS) / DAY_MS)));
+    const sealed = Math.max(first, Math.min(settled, Math.floor((now - SEAL_AFTER_MS) / DAY_MS)));
+    const head: StatsRange = { fromMs: q.fromMs, toMs: Math.min(q.toMs, first * DAY_MS) };
+    const tail = (fromDay: number): StatsRange | null =>
+      fromDay * DAY_MS < q.toMs ? { fromMs: Math.max(q.fromMs, fromDay * DAY_MS), toMs: q.toMs } : null;
+    const live: FigureRanges[] =
+      settled === first
+        ? [{ payments: range, checkouts: range }]
         : [
-            { fromMs: q.fromMs, toMs: sealFrom * DAY_MS },
-            { fromMs: sealTo * DAY_MS, toMs: q.toMs },
-          ].filter((r) => r.toMs > r.fromMs);
-    // Independent reads: on PostgreSQL they run on several pooled connections at once.
-    const [sealed, liveParts, subscriptions] = await Promise.all([
-      sealTo > sealFrom ? this.sealedFigures(scope, sealFrom, sealTo) : null,
-      Promise.all(live.map((r) => this.liveFigures(scope, r))),
+            ...(head.toMs > head.fromMs ? [{ payments: head, checkouts: head }] : []),
+            { payments: tail(settled), checkouts: tail(sealed) },
+          ];
+    const [stored, liveParts, subscriptions] = await Promise.all([
+      settled > first ? this.sealedFigures(scope, first, settled, sealed) : null,
+      Promise.all(live.filter((r) => r.payments || r.checkouts).map((r) => stats.dayFigures(scope, r))),
       stats.liveSubscriptions(scope),
     ]);
-    const parts = sealed ? [sealed, ...liveParts] : liveParts;
+    const parts = stored ? [stored, ...liveParts] : liveParts;
     const paid = parts.flatMap((p) => p.paid);
     const refunds = parts.flatMap((p) => p.refunds);
     const conversion = parts.flatMap((p) => p.conversion);
@@ -396,39 +412,58 @@ export class DashboardStatsService {
     };
   }
 
-  private liveFigures(scope: StatsScope, range: StatsRange): Promise<DayFigures> {
-    return this.uow.read.dashboardStats.dayFigures(scope, range);
-  }
-
   /**
-   * The figures of sealed days `fromDay`..`toDay` (excluded): the stored ones, and the days not
-   * stored yet counted live once and stored (a day of nothing included, so it is never counted
-   * again). Two pages sealing the same day at once store the same figures; the second is ignored.
+   * The stored figures of days `fromDay`..`settled` (excluded), conversion only for days before
+   * `sealed`. Days not stored yet are counted live once and stored (a day of nothing included,
+   * so it is never counted again), and stored days whose conversion has become final get it. Two
+   * pages storing the same day at once store the same figures; the second write changes nothing.
    */
-  private async sealedFigures(scope: StatsScope, fromDay: number, toDay: number): Promise<DayFigures> {
-    const stored = await this.uow.read.dashboardStats.sealedDays(scope, fromDay, toDay);
+  private async sealedFigures(
+    scope: StatsScope,
+    fromDay: number,
+    settled: number,
+    sealed: number,
+  ): Promise<DayFigures> {
+    const stats = this.uow.read.dashboardStats;
+    const stored = await stats.sealedDays(scope, fromDay, settled);
     const have = new Set(stored.map((d) => d.day));
-    const missing = daysOf(fromDay, toDay).filter((day) => !have.has(day));
-    let fresh: SealedDay[] = [];
-    if (missing.length > 0) {
-      const first = missing[0] as number;
-      const last = missing[missing.length - 1] as number;
-      const counted = await this.liveFigures(scope, { fromMs: first * DAY_MS, toMs: (last + 1) * DAY_MS });
-      fresh = missing.map((day) => ({
-        day,
-        refunds: counted.refunds.find((r) => r.day === day) ?? { day, count: 0, amountMinor: 0n },
-        conversion: counted.conversion.find((c) => c.day === day) ?? { day, created: 0, paid: 0 },
-        failedRenewals: counted.failedRenewals.find((f) => f.day === day) ?? { day, count: 0 },
-        paid: counted.paid.filter((g) => g.day === day),
-      }));
+    const missing = daysOf(fromDay, settled).filter((day) => !have.has(day));
+    const unsealed = stored.filter((d) => d.conversion === null && d.day < sealed).map((d) => d.day);
+    const span = (days: number[]): StatsRange | null =>
+      days.length === 0
+        ? null
+        : { fromMs: (days[0] as number) * DAY_MS, toMs: ((days[days.length - 1] as number) + 1) * DAY_MS };
+    const conversionDays = [...missing.filter((day) => day < sealed), ...unsealed].sort((a, b) => a - b);
+    const counted =
+      missing.length + conversionDays.length > 0
+        ? await stats.dayFigures(scope, { payments: span(missing), checkouts: span(conversionDays) })
+        : { paid: [], refunds: [], conversion: [], failedRenewals: [] };
+    const conversionOf = (day: number): ConversionDay =>
+      counted.conversion.find((c) => c.day === day) ?? { day, created: 0, paid: 0 };
+    const fresh: SealedDay[] = missing.map((day) => ({
+      day,
+      refunds: counted.refunds.find((r) => r.day === day) ?? { day, count: 0, amountMinor: 0n },
+      conversion: day < sealed ? conversionOf(day) : null,
+      failedRenewals: counted.failedRenewals.find((f) => f.day === day) ?? { day, count: 0 },
+      paid: counted.paid.filter((g) => g.day === day),
+    }));
+    const nowSealed = unsealed.map(conversionOf);
+    if (fresh.length > 0 || nowSealed.length > 0) {
       const sealedAt = this.clock.now().getTime();
-      await this.uow.transaction((repos) => repos.dashboardStats.saveSealedDays(scope, fresh, sealedAt));
+      await this.uow.transaction(async (repos) => {
+        await repos.dashboardStats.saveSealedDays(scope, fresh, sealedAt);
+        await repos.dashboardStats.sealConversion(scope, nowSealed);
+      });
     }
+    const sealedNow = new Map(nowSealed.map((c) => [c.day, c]));
     const days = [...stored, ...fresh];
     return {
       paid: days.flatMap((d) => d.paid),
       refunds: days.map((d) => d.refunds),
-      conversion: days.map((d) => d.conversion),
+      conversion: days.flatMap((d) => {
+        const c = d.conversion ?? sealedNow.get(d.day);
+        return c && d.day < sealed ? [c] : [];
+      }),
       failedRenewals: days.map((d) => d.failedRenewals),
     };
   }

@@ -6,6 +6,7 @@ import type {
   DashboardStatsRepository,
   DayFigures,
   FailedDay,
+  FigureRanges,
   OverviewQuery,
   PaidGroup,
   RefundDay,
@@ -21,6 +22,7 @@ import {
   MAX_RANGE_DAYS,
   monthlyRecurringRevenueMinor,
   SEAL_AFTER_MS,
+  SETTLE_AFTER_MS,
 } from '../../../src/domain/dashboard/stats.ts';
 import type { PaymentMethodType } from '../../../src/domain/payment-methods/payment-method.ts';
 import type { Repositories } from '../../../src/domain/repositories.ts';
@@ -129,7 +131,7 @@ class FakeStats implements DashboardStatsRepository {
     private readonly paid: PaidGroup[],
     private readonly subs: SubscriptionGroup[],
   ) {}
-  async dayFigures(_scope: StatsScope, _range: StatsRange): Promise<DayFigures> {
+  async dayFigures(_scope: StatsScope, _ranges: FigureRanges): Promise<DayFigures> {
     this.calls.push('paid');
     return {
       paid: this.paid,
@@ -142,6 +144,7 @@ class FakeStats implements DashboardStatsRepository {
     return [];
   }
   async saveSealedDays(_scope: StatsScope, _days: readonly SealedDay[]): Promise<void> {}
+  async sealConversion(_scope: StatsScope, _days: readonly ConversionDay[]): Promise<void> {}
   async liveSubscriptions() {
     return this.subs;
   }
@@ -177,13 +180,18 @@ class RecordedStats extends FakeStats {
   private countRange(range: StatsRange) {
     this.liveDays += Math.ceil((range.toMs - range.fromMs) / DAY_MS);
   }
-  override async dayFigures(_scope: StatsScope, range: StatsRange): Promise<DayFigures> {
-    this.countRange(range);
+  override async dayFigures(_scope: StatsScope, ranges: FigureRanges): Promise<DayFigures> {
+    const { payments, checkouts } = ranges;
+    for (const range of [payments, checkouts]) {
+      if (range) {
+        this.countRange(range);
+      }
+    }
     return {
-      paid: this.paidByDay(range),
-      refunds: this.refundsByDay(range),
-      conversion: this.conversionByDay(range),
-      failedRenewals: this.failedByDay(range),
+      paid: payments ? this.paidByDay(payments) : [],
+      refunds: payments ? this.refundsByDay(payments) : [],
+      conversion: checkouts ? this.conversionByDay(checkouts) : [],
+      failedRenewals: payments ? this.failedByDay(payments) : [],
     };
   }
   private paidByDay(range: StatsRange): PaidGroup[] {
@@ -230,7 +238,15 @@ class RecordedStats extends FakeStats {
     return [...days.values()];
   }
   override async sealedDays(_scope: StatsScope, fromDay: number, toDay: number): Promise<SealedDay[]> {
-    return [...this.stored.values()].filter((d) => d.day >= fromDay && d.day < toDay);
+    return [...this.stored.values()].filter((d) => d.day >= fromDay && d.day < toDay).map((d) => structuredClone(d));
+  }
+  override async sealConversion(_scope: StatsScope, days: readonly ConversionDay[]): Promise<void> {
+    for (const c of days) {
+      const d = this.stored.get(c.day);
+      if (d && d.conversion === null) {
+        d.conversion = { ...c };
+      }
+    }
   }
   override async saveSealedDays(_scope: StatsScope, days: readonly SealedDay[]): Promise<void> {
     for (const d of days) {
@@ -275,6 +291,8 @@ describe('sealed days', () => {
           const again = await service.overview(q);
           assert.deepEqual(first, counted);
           assert.deepEqual(again, counted);
+          // Later still, stored days whose conversion has become final get it, and nothing changes.
+          assert.deepEqual(await serviceOver(db, origin + later + 10 * DAY_MS).overview(q), counted);
         },
       ),
       { numRuns: 300 },
@@ -305,15 +323,20 @@ describe('sealed days', () => {
     const again = await service.overview(q);
     assert.equal(db.liveDays, 0, 'nothing is counted again');
     assert.deepEqual(again, first);
-    // A day is sealed SEAL_AFTER_MS after it ends, not a millisecond before.
+    // A day's payments are final SETTLE_AFTER_MS after it ends, its conversion SEAL_AFTER_MS after:
+    // not a millisecond before.
     const originDay = origin / DAY_MS;
     const lastStored = async (now: number) => {
       const fresh = new RecordedStats([], [], []);
       await serviceOver(fresh, now).overview(q);
-      return Math.max(...fresh.stored.keys()) - originDay;
+      const days = [...fresh.stored.values()];
+      const last = (list: SealedDay[]) => Math.max(-1, ...list.map((d) => d.day - originDay));
+      return { payments: last(days), conversion: last(days.filter((d) => d.conversion !== null)) };
     };
-    assert.equal(await lastStored(day(6) + SEAL_AFTER_MS - 1), 4);
-    assert.equal(await lastStored(day(6) + SEAL_AFTER_MS), 5);
+    assert.equal((await lastStored(day(6) + SETTLE_AFTER_MS - 1)).payments, 4);
+    assert.equal((await lastStored(day(6) + SETTLE_AFTER_MS)).payments, 5);
+    assert.equal((await lastStored(day(6) + SEAL_AFTER_MS - 1)).conversion, 4);
+    assert.equal((await lastStored(day(6) + SEAL_AFTER_MS)).conversion, 5);
   });
 });
 
