@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { cobroArgs } from '../test/support/dist.ts';
 
 const run = promisify(execFile);
 
@@ -122,10 +123,8 @@ async function seed(root: string, databaseUrl: string): Promise<string> {
 async function invite(root: string, databaseUrl: string, merchantId: string, secretsKey: string): Promise<string> {
   const { stdout } = await run(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/cobro.ts',
+    cobroArgs(
+      'cobro',
       'user',
       'invite',
       '--merchant',
@@ -135,7 +134,7 @@ async function invite(root: string, databaseUrl: string, merchantId: string, sec
       '--role',
       'owner',
       '--json',
-    ],
+    ),
     { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: secretsKey } },
   );
   return new URL(JSON.parse(stdout).invite_url as string).pathname;
@@ -186,7 +185,7 @@ export async function benchDashboard<S extends { url: string }>(
   const invitation = await invite(tools.root, databaseUrl, merchantId, secretsKey);
   const logFile = join(dir, `dashboard-${backend}.log`);
   const server = await tools.start(
-    ['--import', 'tsx', 'src/main.ts'],
+    cobroArgs('serve'),
     { DATABASE_URL: databaseUrl, SECRETS_KEY: secretsKey, RATE_LIMIT_PER_SECOND: '1000000', LOG_LEVEL: 'info' },
     logFile,
   );

@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cobroArgs } from '../test/support/dist.ts';
 import type { DashboardRow } from './dashboard.ts';
 import { benchDashboard, renderDashboardTable } from './dashboard.ts';
 
@@ -260,7 +261,7 @@ async function createPreferences(url: string, count: number): Promise<string[]> 
 async function benchCobro(backend: 'sqlite' | 'postgres', databaseUrl: string, dir: string): Promise<Measurement[]> {
   const logFile = join(dir, `cobro-${backend}.log`);
   const server = await startServer(
-    ['--import', 'tsx', 'src/main.ts'],
+    cobroArgs('serve'),
     {
       DATABASE_URL: databaseUrl,
       BOOTSTRAP_API_KEY: API_KEY,
@@ -686,7 +687,7 @@ async function main(): Promise<void> {
     `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node.js ${process.version}, ${process.platform} ${process.arch}`,
     `- Load: autocannon, ${CONNECTIONS} connections, loopback, ${WARMUP_SECONDS} s warm-up then ${MEASURED_SECONDS} s measured per target`,
     `- Pinning: servers ${TASKSET ? '`taskset -c 0`' : 'not pinned (no taskset)'}, load generator ${pinned ? '`taskset -c 1`' : 'not pinned'}`,
-    '- Cobro: `node --import tsx src/main.ts`, default configuration (LOG_LEVEL=info, one log line per request to a file), ' +
+    '- Cobro: `node dist/serve.js` (compiled by `npm run build`, as `npm start` runs it), default configuration (LOG_LEVEL=info, one log line per request to a file), ' +
       'SQLite WAL with `synchronous=FULL` in a fresh temporary directory; RATE_LIMIT_PER_SECOND=1000000',
     `- ${pgNote}`,
     `- Load average (1 / 5 / 15 min) at start: ${loadBefore}; at end: ${loadAverage()}. Other work on the machine lowers req/s and raises p99; the server's CPU time per request moves much less.`,

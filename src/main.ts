@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import pino from 'pino';
@@ -9,6 +8,7 @@ import type { Config } from './config/config.ts';
 import { ConfigError } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
+import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
 import { applyRatesFile } from './domain/currencies/rates-file.ts';
@@ -234,7 +234,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const clocks = new TestClocks(clock, uow);
   await clocks.refresh();
   const clockFor = (who: { merchantId: string; mode: 'test' | 'live' }) => clocks.clockFor(who);
-  const providers = createProviders(currencies, () => clock.now());
+  const providers = createProviders(currencies, () => clock.now(), {
+    processorStore: new KyselyTestProcessorStore(database.db, database.write),
+  });
   const addressPolicy: AddressPolicy = {
     allowPrivate: config.webhooks.allowPrivateNetworks,
     allowlist: new Set(config.webhooks.allowlist),
@@ -274,7 +276,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS),
     {
       cardOrderTtlMs: 15 * 60_000,
-      cardLockMs: 60_000,
+      cardLockMs: config.cardRecoveryAfterMs,
       maxCardDeclines: MAX_CARD_DECLINES,
       validateCard: checkCard,
     },
@@ -393,10 +395,4 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       await database.close();
     },
   };
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // `npm start`: one process serves the API and runs the jobs (see process-roles.ts). Not
-  // awaited at the top level: process-roles.ts imports this module, which must finish first.
-  void import('./process-roles.ts').then(({ runProcess }) => runProcess({ http: true, jobs: true }));
 }

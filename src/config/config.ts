@@ -15,6 +15,11 @@ export type Config = {
   authFailuresPerMinute: number;
   bodyLimitBytes: number;
   idempotencyRetentionHours: number;
+  /**
+   * A card charge unanswered this long is treated as cut (its process died): the processor is
+   * asked what became of it. Also how long a charge in progress holds its checkout.
+   */
+  cardRecoveryAfterMs: number;
   ratesFile: string | null;
   sqliteSynchronous: 'FULL' | 'EXTRA' | 'NORMAL';
   pgPoolSize: number;
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     idempotencyRetentionHours: integer(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 24, 24 * 30),
+    cardRecoveryAfterMs: integer(env, 'CARD_RECOVERY_AFTER_SECONDS', 60, 5, 3600) * 1000,
     ratesFile: text(env, 'RATES_FILE') ?? null,
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'EXTRA', 'NORMAL'] as const, 'FULL'),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),

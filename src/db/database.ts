@@ -23,6 +23,11 @@ export type OpenDatabase = {
   uow: UnitOfWork;
   /** Kysely over committed data, for jobs and tests that need a query the repositories do not offer. */
   db: Kysely<Database>;
+  /**
+   * A transaction for tables that are not the domain's (test mode's card processor keeps its
+   * records beside ours): `fn` gets Kysely inside it. On SQLite it joins the writer's queue.
+   */
+  write<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   durability(): Promise<DurabilitySettings>;
@@ -156,6 +161,8 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
     kind: 'sqlite',
     db: readerDb,
     uow: { transaction: (fn) => writer.run(fn), read },
+    // Inside a unit of the writer's, statements on writerDb run in that unit's transaction.
+    write: (fn) => writer.run(() => fn(writerDb)),
     async migrate() {
       // Migrations run on the writer, outside group commit, before any request is served.
       const result = await new Migrator({ db: writerDb, provider: migrationProvider }).migrateToLatest();
@@ -191,8 +198,12 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
     // Acknowledged commits must be on disk: never trust a server default for this.
     options: '-c synchronous_commit=on',
   });
-  // A connection dropped by the server is replaced by the pool; without this listener it crashes the process.
+  // A connection dropped by the server is replaced by the pool; without these listeners it crashes
+  // the process. The pool listens only on idle connections: one checked out (a transaction between
+  // two statements) when the server dies emits 'error' on the client itself. Its statement still
+  // fails through its own promise, and the pool discards the connection when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const read: Repositories = makeRepositories(db);
   const listeners = new Set<PostgresKeyRevocationListener>();
@@ -203,6 +214,7 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
       transaction: (fn) => db.transaction().execute((trx) => fn(makeRepositories(trx))),
       read,
     },
+    write: (fn) => db.transaction().execute(fn),
     async migrate() {
       const result = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
       if (result.error) {

@@ -192,6 +192,9 @@ export type OutboundEmailsTable = {
   last_error: string | null;
   created_at: bigint;
   sent_at: bigint | null;
+  /** A worker's lease while it sends the mail (migration 0014). */
+  locked_until: bigint | null;
+  lease_token: string | null;
 };
 
 export type EventsTable = {
@@ -365,6 +368,26 @@ export type DashboardDayMethodsTable = {
   volume_minor: bigint;
 };
 
+/** Test mode's card processor, the outside world's records (migration 0013). */
+export type TestCardTokensTable = {
+  token: string;
+  brand: string;
+  last4: string;
+  exp_month: bigint;
+  exp_year: bigint;
+  outcome: string;
+  created_at: bigint;
+};
+export type TestCardChargesTable = {
+  charge_id: string;
+  idempotency_key: string;
+  fingerprint: string;
+  result: string;
+  approve_at: bigint | null;
+  refunded: bigint;
+  created_at: bigint;
+};
+
 export type Database = {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -393,4 +416,6 @@ export type Database = {
   merchant_logos: MerchantLogosTable;
   dashboard_days: DashboardDaysTable;
   dashboard_day_methods: DashboardDayMethodsTable;
+  test_card_tokens: TestCardTokensTable;
+  test_card_charges: TestCardChargesTable;
 };

@@ -4,10 +4,14 @@ import type { Clock } from '../domain/shared/clock.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
 
 const MAX_ATTEMPTS = 8;
+/** Longer than any SMTP exchange takes: a mail is sent again only when its worker is gone. */
+const LEASE_MS = 5 * 60_000;
 
 /**
  * Sends queued mails. Without SMTP configured they are marked KEPT and stay readable on the
- * merchant's test-mode mailbox page; with SMTP a failure is retried on the next runs.
+ * merchant's test-mode mailbox page; with SMTP a failure is retried on the next runs. Each mail
+ * is leased to one worker while it is sent, so any number of workers send it once (a worker that
+ * dies after sending but before recording it is the one case a mail goes out twice).
  */
 export async function sendQueuedEmails(
   uow: UnitOfWork,
@@ -16,7 +20,8 @@ export async function sendQueuedEmails(
   logger: Logger,
 ): Promise<number> {
   let sent = 0;
-  for (const mail of await uow.read.emails.listPending(50)) {
+  const claimed = await uow.transaction((repos) => repos.emails.claimPending(clock.now().getTime(), 50, LEASE_MS));
+  for (const mail of claimed) {
     const now = clock.now().getTime();
     if (!transport) {
       await uow.transaction((repos) => repos.emails.mark(mail.id, 'KEPT', mail.attempts, null, now));

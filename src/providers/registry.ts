@@ -7,6 +7,7 @@ import type {
 } from '../domain/payment-methods/payment-provider.ts';
 import { BankTransferProvider } from './bank-transfer/bank-transfer.provider.ts';
 import { CardProvider } from './card/card.provider.ts';
+import type { TestProcessorStore } from './card/test-card-processor.ts';
 import { TestCardProcessor } from './card/test-card-processor.ts';
 import { CashProvider } from './cash/cash.provider.ts';
 import { CryptoOnchainProvider, TestChain } from './crypto-onchain/crypto-onchain.provider.ts';
@@ -25,10 +26,14 @@ export type ProviderRegistry = {
 export function createProviders(
   currencies: CurrencyTable,
   now: () => Date,
-  options: { requiredConfirmations?: number; cardApprovalDelayMs?: number } = {},
+  options: { requiredConfirmations?: number; cardApprovalDelayMs?: number; processorStore?: TestProcessorStore } = {},
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.get(code)?.decimals ?? 2;
-  const testProcessor = new TestCardProcessor({ now, approvalDelayMs: options.cardApprovalDelayMs ?? 3000 });
+  const testProcessor = new TestCardProcessor({
+    now,
+    approvalDelayMs: options.cardApprovalDelayMs ?? 3000,
+    store: options.processorStore,
+  });
   const testChain = new TestChain();
   return {
     card: new CardProvider({ test: testProcessor, live: null }, now),

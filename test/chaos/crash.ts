@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { cobroArgs } from '../support/dist.ts';
 
 /**
  * The crash test (RELIABILITY.md R3): a load client on 8 connections creates checkout
@@ -29,6 +30,12 @@ export type CrashOptions = {
   killEveryMs: [number, number];
   connections?: number;
   log?: (line: string) => void;
+  /**
+   * PostgreSQL: the database server itself, which the nemesis also crashes (`pg_ctl stop -m
+   * immediate`) `databaseOutages` times, leaving Cobro running, and starts again 1–3 s later.
+   */
+  databaseServer?: { crash(): Promise<void>; start(): Promise<void> };
+  databaseOutages?: number;
 };
 
 export type CrashReport = {
@@ -46,12 +53,28 @@ export type CrashReport = {
   integrity: string[];
   /** Pays whose retry found the card charge cut by a kill: answered OPENED, as the order is. */
   openedAfterCrash: number;
+  /**
+   * What became of those orders once the card sync asked the processor about them: closed (the
+   * card had been charged), voided (it had not: REJECTED, code canceled), or still OPENED.
+   */
+  cardRecovery: { closed: number; voided: number; stillOpen: string[] };
+  /** Card charges the processor approved whose order is not CLOSED: money taken, no payment. */
+  chargedNotPaid: string[];
   /** Acknowledged CLOSED payments with no delivered, correctly signed PAYMENT_ORDER.CLOSED webhook. */
   missingWebhooks: string[];
   badSignatures: number;
-  /** Idempotency records still IN_FLIGHT after their lock time. */
+  /** Answers of 500 and above, by status: a crash or an outage may give 503, never a 500. */
+  serverErrors: Record<string, number>;
+  /** Idempotency keys a retry could not use after their lock time. */
   stuckKeys: number;
+  /** Keys left IN_FLIGHT whose retry, after the lock time, was answered with the acknowledged object. */
+  lapsedKeysServed: number;
   restartToReadyMs: number[];
+  /**
+   * Database server outages: what `/ready` answered while the server was down (0: no answer),
+   * and how long after it was back Cobro was ready again, by itself.
+   */
+  outages: { readyWhileDown: number[]; recoveredMs: number }[];
 };
 
 const API_KEY = `ck_test_chaos${randomBytes(8).toString('hex')}`;
@@ -62,7 +85,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = ([lo, hi]: [number, number]) => lo + Math.random() * (hi - lo);
 
 /** Later states rank higher; a read that finds a lower rank than before went backwards. */
-const RANK: Record<string, number> = { OPEN: 0, OPENED: 0, PAID: 1, CLOSED: 1, EXPIRED: 1, REFUNDED: 2 };
+const RANK: Record<string, number> = { OPEN: 0, OPENED: 0, PAID: 1, CLOSED: 1, REJECTED: 1, EXPIRED: 1, REFUNDED: 2 };
 
 type Outcome = { kind: 'ok'; status: number; body: Record<string, unknown> } | { kind: 'fail'; status: number };
 
@@ -78,10 +101,15 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     backwards: [],
     integrity: [],
     openedAfterCrash: 0,
+    cardRecovery: { closed: 0, voided: 0, stillOpen: [] },
+    chargedNotPaid: [],
     missingWebhooks: [],
     badSignatures: 0,
+    serverErrors: {},
     stuckKeys: 0,
+    lapsedKeysServed: 0,
     restartToReadyMs: [],
+    outages: [],
   };
 
   // The merchant's webhook receiver: every delivery verified against the endpoint's secret.
@@ -126,13 +154,15 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // The retry window, scaled down: seconds instead of days.
     WEBHOOK_RETRY_DELAYS: '1,1,2,2,3,3,5',
+    // A card charge cut by a kill is asked about after 5 s instead of a minute.
+    CARD_RECOVERY_AFTER_SECONDS: '5',
     LOG_LEVEL: 'warn',
   };
 
   let server: ChildProcess | null = null;
   const start = async (): Promise<void> => {
     const began = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+    const child = spawn(process.execPath, cobroArgs('serve'), { cwd: ROOT, env, stdio: 'ignore' });
     server = child;
     for (;;) {
       if (child.exitCode !== null) {
@@ -173,6 +203,8 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
    * One operation to a definite outcome: retried with the same key while the outcome is
    * unknown (no answer, 5xx, or 409 while the first attempt still holds the key).
    */
+  /** Every acknowledged POST by its key: what was sent, and the id of the object answered. */
+  const acknowledged = new Map<string, { path: string; body: unknown; id: string }>();
   const settle = async (path: string, body: unknown, key: string, stop: () => boolean): Promise<Outcome | null> => {
     let unknown = false;
     for (;;) {
@@ -193,9 +225,14 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
         if (unknown) {
           report.operations.retriedAfterUnknown++;
         }
-        return { kind: 'ok', status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+        const answer = JSON.parse(text) as Record<string, unknown>;
+        acknowledged.set(key, { path, body, id: String(answer.id) });
+        return { kind: 'ok', status: res.status, body: answer };
       }
       const inFlight = res.status === 409 && /still being processed/.test(text);
+      if (res.status >= 500) {
+        report.serverErrors[res.status] = (report.serverErrors[res.status] ?? 0) + 1;
+      }
       if (res.status >= 500 || inFlight) {
         unknown = true;
         await sleep(inFlight ? 250 : 50);
@@ -275,6 +312,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
         try {
           await ready;
           const res = await call('GET', path);
+          if (res.status >= 500) {
+            report.serverErrors[res.status] = (report.serverErrors[res.status] ?? 0) + 1;
+          }
           if (res.status !== 200) {
             continue;
           }
@@ -294,21 +334,69 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   const connections = options.connections ?? 8;
   const load = [...Array.from({ length: connections - 1 }, client), reader()];
 
-  // The nemesis.
-  while (report.kills < options.kills) {
+  /** The database server dies and comes back; Cobro keeps running through it. */
+  const outage = async (server: NonNullable<CrashOptions['databaseServer']>): Promise<void> => {
+    await server.crash();
+    const seen = new Set<number>();
+    const downUntil = Date.now() + between([1_000, 3_000]);
+    while (Date.now() < downUntil) {
+      try {
+        const res = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(2_000) });
+        await res.arrayBuffer();
+        seen.add(res.status);
+      } catch {
+        seen.add(0);
+      }
+      await sleep(100);
+    }
+    await server.start();
+    const back = performance.now();
+    for (;;) {
+      const res = await fetch(`${base}/ready`).catch(() => null);
+      await res?.arrayBuffer();
+      if (res?.status === 200) {
+        break;
+      }
+      if (performance.now() - back > 60_000) {
+        throw new Error('Cobro was not ready a minute after the database came back');
+      }
+      await sleep(20);
+    }
+    report.outages.push({ readyWhileDown: [...seen].sort(), recoveredMs: Math.round(performance.now() - back) });
+    log(
+      `database outage ${report.outages.length}: /ready said ${[...seen].join(',')}; ready again after the database in ${report.outages.at(-1)?.recoveredMs} ms`,
+    );
+  };
+
+  // The nemesis: kills, and database outages spread among them.
+  const outages = options.databaseServer ? (options.databaseOutages ?? 0) : 0;
+  // A nemesis that fails (the server would not come back) stops the load and the server with it:
+  // left running, the clients would retry against a dead port for ever.
+  const stopEverything = async (error: unknown): Promise<never> => {
+    loading = false;
+    draining = true;
+    await kill().catch(() => undefined);
+    throw error;
+  };
+  while (report.kills < options.kills || report.outages.length < outages) {
     await sleep(between(options.killEveryMs));
+    const left = { kills: options.kills - report.kills, outages: outages - report.outages.length };
+    if (options.databaseServer && left.outages > 0 && Math.random() < left.outages / (left.kills + left.outages)) {
+      await outage(options.databaseServer).catch(stopEverything);
+      continue;
+    }
     let resume: () => void = () => {};
     ready = new Promise<void>((resolve) => {
       resume = resolve;
     });
-    await kill();
+    await kill().catch(stopEverything);
     report.kills++;
     if (options.databaseUrl.startsWith('sqlite:')) {
       const db = new SqliteDatabase(options.databaseUrl.slice('sqlite:'.length));
       report.integrity.push(String(db.pragma('integrity_check', { simple: true })));
       db.close();
     }
-    await start();
+    await start().catch(stopEverything);
     resume();
     log(
       `kill ${report.kills}: ${report.operations.ok} acknowledged, ready in ${Math.round(report.restartToReadyMs.at(-1) ?? 0)} ms`,
@@ -359,8 +447,31 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       report.wrongAnswers.push(`pay of ${prefId} answered ${status}, but the checkout is PAID`);
     }
   }
+  // Card charges cut by a kill: the card sync settles each from the processor's record.
+  const recoverBy = Date.now() + 30_000;
+  const cut = [...paid.values()].filter((p) => p.status === 'OPENED').map((p) => p.orderId);
+  const recovered = new Map<string, string>();
+  while (recovered.size < cut.length && Date.now() < recoverBy) {
+    for (const id of cut.filter((c) => !recovered.has(c))) {
+      const res = await call('GET', `/v1/payment_orders/${id}`);
+      const status = res.status === 200 ? ((await res.json()) as { status: string }).status : 'OPENED';
+      if (status !== 'OPENED') {
+        recovered.set(id, status);
+      }
+    }
+    await sleep(500);
+  }
+  report.cardRecovery = {
+    closed: [...recovered.values()].filter((s) => s === 'CLOSED').length,
+    voided: [...recovered.values()].filter((s) => s === 'REJECTED').length,
+    stillOpen: cut.filter((id) => !recovered.has(id)),
+  };
+
   const webhooksBy = Date.now() + 30_000;
-  const closedOrders = [...paid.values()].filter((p) => p.status === 'CLOSED').map((p) => p.orderId);
+  const closedOrders = [
+    ...[...paid.values()].filter((p) => p.status === 'CLOSED').map((p) => p.orderId),
+    ...[...recovered].filter(([, status]) => status === 'CLOSED').map(([id]) => id),
+  ];
   while (Date.now() < webhooksBy && closedOrders.some((id) => !closedDelivered.has(id))) {
     await sleep(250);
   }
@@ -373,12 +484,29 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     `select 'paid twice ' || checkout_preference_id as what from payment_orders where status = 'CLOSED' group by checkout_preference_id having count(*) > 1`,
   ]);
   report.duplicates = rows;
-  // Every operation has settled by now, so a key still IN_FLIGHT is one nobody can settle.
-  report.stuckKeys = Number(
-    (
-      await query(options.databaseUrl, [`select count(*) as what from idempotency_keys where state = 'IN_FLIGHT'`])
-    )[0] ?? 0,
-  );
+  // The processor's records (test mode's, kept in tables of their own) against ours.
+  report.chargedNotPaid = await query(options.databaseUrl, [
+    `select 'charged, order ' || o.id || ' ' || o.status as what from test_card_charges c join payment_orders o on o.id = c.idempotency_key where c.result like '%"status":"approved"%' and o.status <> 'CLOSED'`,
+  ]);
+  // Every operation has settled by now. A key can still be IN_FLIGHT when its answer went out but
+  // storing it failed (the database died in between): its lock lapses, and then a retry must be
+  // served, from the object made. A key a retry cannot use after its lock time is stuck.
+  const inFlight = await query(options.databaseUrl, [
+    `select key as what from idempotency_keys where state = 'IN_FLIGHT'`,
+  ]);
+  if (inFlight.length > 0) {
+    await sleep(31_000);
+  }
+  for (const key of inFlight) {
+    const sent = acknowledged.get(key);
+    const res = sent ? await call('POST', sent.path, sent.body, key).catch(() => null) : null;
+    const answer = res && res.status < 300 ? ((await res.json()) as { id?: string }) : null;
+    if (!sent || answer?.id !== sent.id) {
+      report.stuckKeys++;
+    } else {
+      report.lapsedKeysServed++;
+    }
+  }
   receiver.close();
   return report;
 }

@@ -2,25 +2,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ThrowawayCluster } from '../support/pg-cluster.ts';
+import { throwawayCluster } from '../support/pg-cluster.ts';
 import { freePort } from '../support/processes.ts';
 import { p99, runCrashTest } from './crash.ts';
 
 /**
- * npm run test:chaos [-- --kills 100 --database sqlite|postgres]: the long crash test, printed
- * as a report (exit 1 when a promise is broken). PostgreSQL needs TEST_DATABASE_URL; the run
- * uses a database of its own there.
+ * npm run test:chaos [-- --kills 100 --database sqlite|postgres --outages 10]: the long crash
+ * test, printed as a report (exit 1 when a promise is broken). On PostgreSQL the run creates a
+ * cluster of its own (Debian's binaries; as root it runs them as the postgres user) and also
+ * crashes the database server `--outages` times.
  */
 const { values } = parseArgs({
-  options: { kills: { type: 'string', default: '100' }, database: { type: 'string', default: 'sqlite' } },
+  options: {
+    kills: { type: 'string', default: '100' },
+    database: { type: 'string', default: 'sqlite' },
+    outages: { type: 'string', default: '10' },
+  },
 });
 const dir = mkdtempSync(join(tmpdir(), 'cobro-chaos-'));
 let databaseUrl = `sqlite:${join(dir, 'cobro.db')}`;
 let dropDatabase = async () => {};
+let databaseServer: ThrowawayCluster | undefined;
 if (values.database === 'postgres') {
-  const { freshPostgresDatabase } = await import('../support/processes.ts');
-  databaseUrl = await freshPostgresDatabase('cobro_chaos', (drop) => {
-    dropDatabase = drop;
-  });
+  // A cluster of its own, so that the nemesis can crash the database server too.
+  databaseServer = await throwawayCluster();
+  databaseUrl = databaseServer.url;
+  dropDatabase = () => databaseServer?.destroy() ?? Promise.resolve();
 }
 try {
   const report = await runCrashTest({
@@ -29,6 +37,8 @@ try {
     kills: Number(values.kills),
     killEveryMs: [1_000, 5_000],
     log: (line) => console.log(line),
+    databaseServer,
+    databaseOutages: Number(values.outages),
   });
   console.log(
     JSON.stringify(
@@ -45,7 +55,11 @@ try {
     report.missingWebhooks.length +
     report.badSignatures +
     report.stuckKeys +
-    report.integrity.filter((r) => r !== 'ok').length;
+    report.cardRecovery.stillOpen.length +
+    report.chargedNotPaid.length +
+    (report.serverErrors['500'] ?? 0) +
+    report.integrity.filter((r) => r !== 'ok').length +
+    report.outages.filter((o) => o.readyWhileDown.some((status) => status !== 503)).length;
   process.exitCode = broken === 0 ? 0 : 1;
 } finally {
   await dropDatabase();

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
+import { cobroArgs } from '../support/dist.ts';
 import { startCobroProcess } from '../support/processes.ts';
 
 // `cobro backup --to FILE` beside a running, busy server, and the restore procedure of
@@ -19,7 +20,7 @@ const API_SECRET = `cs_test_backup${randomBytes(16).toString('hex')}`;
 const AUTH = { 'x-api-key': API_KEY, 'x-api-secret': API_SECRET, 'content-type': 'application/json' };
 
 function cobroCli(args: string[], env: Record<string, string>) {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/cobro.ts', ...args], {
+  return promisify(execFile)(process.execPath, cobroArgs('cobro', ...args), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     encoding: 'utf8',

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { createPreference } from '../support/builders.ts';
+import { cobroArgs } from '../support/dist.ts';
 import { pay } from '../support/payments.ts';
 import type { TestApp, TestMerchant } from '../support/test-app.ts';
 import { buildTestApp } from '../support/test-app.ts';
@@ -23,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 type Run = { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exit: Promise<number> };
 
 function cobroCli(t: TestContext, args: string[], merchant: TestMerchant, env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cobro.ts', ...args], {
+  const child = spawn(process.execPath, cobroArgs('cobro', ...args), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cobroArgs } from '../support/dist.ts';
 import { freePort, freshPostgresDatabase, until } from '../support/processes.ts';
 
 // `cobro keys revoke` runs as its own process and commits; servers that are already running,
 // with the key in their cache, must refuse it on the very next request. Real processes only:
-// the command line, the server (`node --import tsx src/main.ts`) and the database between them.
+// the command line, the server (`node dist/serve.js`) and the database between them.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -43,7 +44,7 @@ type Server = { url: string; stdout: () => string };
 /** Starts `src/main.ts` on DATABASE_URL and waits until it serves; killed when the test ends. */
 async function startServer(defer: Defer, databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, cobroArgs('serve'), {
     cwd: ROOT,
     env: { ...BASE_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl },
   });
@@ -73,7 +74,7 @@ async function startServer(defer: Defer, databaseUrl: string): Promise<Server> {
  */
 function cli(databaseUrl: string, args: string[], onOutput: (stdout: string) => void = () => {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cobro.ts', ...args], {
+    const child = spawn(process.execPath, cobroArgs('cobro', ...args), {
       cwd: ROOT,
       env: { ...BASE_ENV, DATABASE_URL: databaseUrl },
     });

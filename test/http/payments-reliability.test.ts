@@ -25,7 +25,7 @@ describeBackends('R1 concurrent payment of one preference', (build) => {
         .execute();
       assert.equal(orders.filter((o) => o.status === 'CLOSED').length, 1, JSON.stringify(orders));
     }
-    const approved = cobro.providers.testProcessor.listCharges().filter((c) => c.status === 'approved');
+    const approved = (await cobro.providers.testProcessor.listCharges()).filter((c) => c.status === 'approved');
     assert.equal(approved.length, 20, 'one processor capture per preference');
   });
 

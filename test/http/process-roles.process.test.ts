@@ -4,6 +4,7 @@ import http from 'node:http';
 import { test } from 'node:test';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { cobroArgs } from '../support/dist.ts';
 import { freshPostgresDatabase, startCobroProcess, until } from '../support/processes.ts';
 
 // The process roles an operator runs on PostgreSQL: `cobro serve --jobs=off` answers the API and
@@ -40,7 +41,7 @@ test('an API process with its jobs off and a worker share one PostgreSQL databas
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   const api = await startCobroProcess(t, env, {
-    args: ['src/cli/cobro.ts', 'serve', '--jobs=off'],
+    args: cobroArgs('cobro', 'serve', '--jobs=off'),
     ready: 'Cobro is serving',
   });
   assert.match(api.stdout(), /jobs off/);
@@ -83,7 +84,7 @@ test('an API process with its jobs off and a worker share one PostgreSQL databas
 
   // The worker sends it, signed with the endpoint's secret.
   const worker = await startCobroProcess(t, env, {
-    args: ['src/cli/cobro.ts', 'worker'],
+    args: cobroArgs('cobro', 'worker'),
     ready: 'Cobro worker is running the jobs',
   });
   await until('the worker to deliver the event', () => received.length === 1, 30_000);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cobroArgs } from '../support/dist.ts';
 import { startCobroProcess, until } from '../support/processes.ts';
 
 // The service as `npm start` runs it: a real process, its stdout, its signals.
@@ -62,7 +63,7 @@ test('on SQLite a second server on the same database is refused with a clear mes
   const first = await startCobroProcess(t, env);
 
   // The second exits at once, naming the database and what to do, and never listens.
-  const second = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const second = spawnSync(process.execPath, cobroArgs('serve'), {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     encoding: 'utf8',
@@ -76,7 +77,7 @@ test('on SQLite a second server on the same database is refused with a clear mes
   // The command line's short commands still run beside the server.
   const cli = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/cobro.ts', 'merchant', 'create', '--name', 'Beside the server', '--json'],
+    cobroArgs('cobro', 'merchant', 'create', '--name', 'Beside the server', '--json'),
     {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { cobroArgs } from './dist.ts';
 
 /** A loopback port nobody listens on right now (for a server process the test starts). */
 export function freePort(): Promise<number> {
@@ -53,7 +54,7 @@ export async function startCobroProcess(
   options: { args?: string[]; ready?: string } = {},
 ): Promise<CobroProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.args ?? ['src/main.ts'])], {
+  const child = spawn(process.execPath, options.args ?? cobroArgs('serve'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
   });

@@ -11,6 +11,8 @@ import * as m0009 from './0009_api_key_names.ts';
 import * as m0010 from './0010_dashboard_filter_indexes.ts';
 import * as m0011 from './0011_dashboard_days.ts';
 import * as m0012 from './0012_idempotency_recovery_point.ts';
+import * as m0013 from './0013_test_card_processor.ts';
+import * as m0014 from './0014_email_leases.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -27,5 +29,7 @@ export const migrationProvider: MigrationProvider = {
     '0010_dashboard_filter_indexes': m0010,
     '0011_dashboard_days': m0011,
     '0012_idempotency_recovery_point': m0012,
+    '0013_test_card_processor': m0013,
+    '0014_email_leases': m0014,
   }),
 };

@@ -1,4 +1,6 @@
-import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { EmailRepository, EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
@@ -44,13 +46,38 @@ export class KyselyEmailRepository implements EmailRepository {
       .execute();
   }
 
-  async listPending(limit: number): Promise<OutboundEmail[]> {
+  async claimPending(now: number, limit: number, leaseMs: number): Promise<OutboundEmail[]> {
+    const unleased = (eb: ExpressionBuilder<Database, 'outbound_emails'>) =>
+      eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]);
+    let due = this.db
+      .selectFrom('outbound_emails')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .where(unleased)
+      .orderBy('created_at')
+      .limit(limit);
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+      // Several workers: each row goes to exactly one of them.
+      due = due.forUpdate().skipLocked();
+    }
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) {
+      return [];
+    }
+    // The token, not the time, says who holds the lease: two workers may share a millisecond.
+    const token = randomUUID();
+    await this.db
+      .updateTable('outbound_emails')
+      .set({ locked_until: BigInt(now + leaseMs), lease_token: token })
+      .where('id', 'in', ids)
+      .where(unleased)
+      .execute();
     const rows = await this.db
       .selectFrom('outbound_emails')
       .selectAll()
-      .where('status', '=', 'PENDING')
+      .where('id', 'in', ids)
+      .where('lease_token', '=', token)
       .orderBy('created_at')
-      .limit(limit)
       .execute();
     return rows.map(toEmail);
   }
@@ -62,6 +89,7 @@ export class KyselyEmailRepository implements EmailRepository {
         status,
         attempts: BigInt(attempts),
         last_error: error,
+        locked_until: null,
         ...(status === 'SENT' ? { sent_at: BigInt(at) } : {}),
       })
       .where('id', '=', id)

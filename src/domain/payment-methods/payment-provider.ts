@@ -84,6 +84,12 @@ export interface CardPaymentProvider {
   ): Promise<CardChargeResult>;
   /** Asks the processor about a charge it already knows (a PENDING one). */
   sync(ref: string): Promise<CardChargeResult | null>;
+  /**
+   * Settles a charge whose caller lost track of it (its process died mid-call): the processor
+   * says what became of `idempotencyKey` and refuses any charge under it from now on, so the
+   * result is final — a charge made (PAID, FAILED or PENDING), or none ever (FAILED, `canceled`).
+   */
+  recover(idempotencyKey: string, mode: Mode): Promise<CardChargeResult>;
   chargeToken(input: { token: string; charged: Money; idempotencyKey: string; mode: Mode }): Promise<CardChargeResult>;
   /**
    * Has the processor keep a card without charging it (a subscriber changes the card of later

@@ -728,14 +728,27 @@ export class PaymentOrderService {
     return count;
   }
 
-  /** Card charges left PENDING by the processor: ask again and settle them. */
+  /**
+   * Card orders the processor left PENDING: ask again and settle them. And card orders whose
+   * charge was cut (the process died mid-call: OPENED with no processor reference, older than the
+   * card lock): the processor says what became of the charge under the order's key, and refuses
+   * any charge under it from now on, so the order is settled by what happened — paid, refused,
+   * or never charged (REJECTED, the checkout free to pay again) — and never charged twice.
+   */
   async syncPendingCards(): Promise<void> {
     for (const order of await this.uow.read.orders.listOpenedByType('CARD', 200)) {
-      if (!order.providerRef) {
+      let result: CardChargeResult | null;
+      if (order.providerRef) {
+        result = await this.providers.card.sync(order.providerRef);
+      } else if (order.periodAttempt === null && order.createdAt <= this.now(order) - this.options.cardLockMs) {
+        // (A renewal is not recovered here: billing charges it again under the same key.)
+        result = await this.providers.card.recover(order.id, order.mode).catch(() => null);
+      } else {
         continue;
       }
-      const result = await this.providers.card.sync(order.providerRef);
-      if (result && result.status !== 'PENDING') {
+      // A recovered charge is recorded even when still PENDING (it then has its reference).
+      if (result && (result.status !== 'PENDING' || !order.providerRef)) {
+        // Another process may settle it first: then this move finds the order changed, and that is fine.
         await this.applyCardResult(order, result).catch(() => undefined);
       }
     }

@@ -59,7 +59,11 @@ export function registerAuth(app: FastifyInstance, merchants: MerchantService, l
     try {
       req.caller = await merchants.authenticate(key, secret);
     } catch (error) {
-      limiter.recordFailure(req.ip, now);
+      // Only a refused credential counts: a database that cannot be reached is not a guess, and
+      // counting it would lock every client out for a minute after the database comes back.
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+        limiter.recordFailure(req.ip, now);
+      }
       throw error;
     }
   });

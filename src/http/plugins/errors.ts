@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import type { ErrorCode } from '../../domain/shared/errors.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 
@@ -150,6 +151,15 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
   const mapped = fastifyClientError(fe) ?? databaseInputError(error);
   if (mapped) {
     return sendError(reply, mapped);
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The request did not happen, or its transaction was rolled back: an honest 503 tells the
+    // client to retry (with the same Idempotency-Key), where a 500 would read as a bug.
+    req.log.warn({ err: error, reqId: req.id }, 'database not reachable');
+    return sendError(
+      reply,
+      new AppError('SERVICE_UNAVAILABLE', ['the database is not reachable; retry shortly'], { 'retry-after': '1' }),
+    );
   }
   req.log.error({ err: error, reqId: req.id }, 'unexpected error');
   return sendError(reply, new AppError('INTERNAL_SERVER_ERROR', ['an unexpected error occurred; it has been logged']));

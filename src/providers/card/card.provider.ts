@@ -21,6 +21,7 @@ const PAYER_MESSAGES: Record<string, string> = {
   invalid_expiry: 'The expiry date is invalid.',
   expired_card: 'The card has expired.',
   invalid_token: 'The saved card can no longer be charged.',
+  canceled: 'The payment was interrupted before your card was charged. Please try again.',
 };
 
 /** Maps a processor answer to ours: only explicit approval or decline moves money state. */
@@ -56,8 +57,6 @@ export function mapProcessorResult(
 export class CardProvider implements CardPaymentProvider {
   readonly type = 'CARD' as const;
   readonly supportsRecurring = true as const;
-  private readonly expiries = new Map<string, { expMonth: number; expYear: number }>();
-
   constructor(
     private readonly processors: { test: TestCardProcessor; live: TestCardProcessor | null },
     private readonly now: () => Date,
@@ -108,7 +107,6 @@ export class CardProvider implements CardPaymentProvider {
         currency: input.charged.currency,
         idempotencyKey: input.idempotencyKey,
       });
-      this.rememberIfPending(result, expiry.month, expiry.year);
       return mapProcessorResult(result, tokenized.token, expiry.month, expiry.year);
     }
     const result = await processor.authorize({
@@ -120,18 +118,7 @@ export class CardProvider implements CardPaymentProvider {
       currency: input.charged.currency,
       idempotencyKey: input.idempotencyKey,
     });
-    this.rememberIfPending(result, expiry.month, expiry.year);
     return mapProcessorResult(result, null, expiry.month, expiry.year);
-  }
-
-  /**
-   * The expiry of a charge still pending, for the record when `sync` settles it. Only pending
-   * charges are remembered, and each is forgotten once settled, so the map stays small.
-   */
-  private rememberIfPending(result: ProcessorResult, expMonth: number, expYear: number): void {
-    if (result.status === 'pending') {
-      this.expiries.set(result.chargeId, { expMonth, expYear });
-    }
   }
 
   async sync(ref: string): Promise<CardChargeResult | null> {
@@ -140,11 +127,12 @@ export class CardProvider implements CardPaymentProvider {
     if (!result) {
       return null;
     }
-    const exp = this.expiries.get(ref) ?? { expMonth: 0, expYear: 0 };
-    if (result.status !== 'pending') {
-      this.expiries.delete(ref);
-    }
-    return mapProcessorResult(result, null, exp.expMonth, exp.expYear);
+    return mapProcessorResult(result, null, result.expMonth, result.expYear);
+  }
+
+  async recover(idempotencyKey: string, mode: Mode): Promise<CardChargeResult> {
+    const result = await this.processor(mode).cancel(idempotencyKey);
+    return mapProcessorResult(result, result.token, result.expMonth, result.expYear);
   }
 
   async chargeToken(input: {

@@ -85,7 +85,8 @@ export type DeclineCode =
   | 'incorrect_cvc'
   | 'invalid_expiry'
   | 'expired_card';
-export type FailureCode = 'processing_error' | 'invalid_token';
+/** `canceled`: the merchant gave up on the key before any charge was made under it (see `cancel`). */
+export type FailureCode = 'processing_error' | 'invalid_token' | 'canceled';
 
 interface ChargeCommon {
   chargeId: string;
@@ -93,6 +94,11 @@ interface ChargeCommon {
   currency: string;
   brand: CardBrand;
   last4: string;
+  /** The card's expiry, as processors return it with a charge. */
+  expMonth: number;
+  expYear: number;
+  /** The saved card charged (a token), null for a card typed in. */
+  token: string | null;
   createdAt: Date;
 }
 
@@ -138,6 +144,8 @@ export interface TestCardProcessorOptions {
   approvalDelayMs?: number;
   /** Simulated network latency added to every call, in real milliseconds. Default 0. */
   latencyMs?: number;
+  /** Where tokens and charges are kept. Default: in memory. */
+  store?: TestProcessorStore;
 }
 
 /** Thrown when an idempotency key is replayed with a different request, as real processors refuse it. */
@@ -148,20 +156,91 @@ export class IdempotencyKeyReuseError extends Error {
   }
 }
 
-interface StoredToken {
+export interface StoredToken {
   brand: CardBrand;
   last4: string;
+  expMonth: number;
+  expYear: number;
   outcome: TestCardOutcome;
 }
 
-interface StoredCharge {
+/** A charge as the processor keeps it: one per idempotency key, whatever happens to its caller. */
+export interface StoredCharge {
+  idempotencyKey: string;
+  /** What the first request under the key asked for (nothing secret), to refuse a different one. */
+  fingerprint: string;
   result: ProcessorResult;
   approveAtMs: number | null;
+  refunded: boolean;
 }
 
-interface Capture {
-  fingerprint: string;
-  result: Promise<ProcessorResult>;
+/**
+ * Where the test processor keeps its tokens and charges. A card network outlives the service
+ * that calls it: kept in the database (db/repositories/test-card-processor.repository.ts), what
+ * it charged survives a crash of Cobro and is seen by every Cobro process, as a real
+ * processor's records would be. The in-memory store is for unit tests.
+ */
+export interface TestProcessorStore {
+  putToken(token: string, stored: StoredToken): Promise<void>;
+  getToken(token: string): Promise<StoredToken | undefined>;
+  /** Records `charge` unless its key already has one; returns the charge kept under the key. */
+  putCharge(charge: StoredCharge): Promise<StoredCharge>;
+  getCharge(chargeId: string): Promise<StoredCharge | undefined>;
+  getChargeByKey(idempotencyKey: string): Promise<StoredCharge | undefined>;
+  /** A pending charge's settled state. */
+  settle(chargeId: string, result: ProcessorResult): Promise<void>;
+  /** Marks an approved charge refunded; false if it already was. */
+  markRefunded(chargeId: string): Promise<boolean>;
+  listCharges(): Promise<StoredCharge[]>;
+}
+
+export class MemoryProcessorStore implements TestProcessorStore {
+  private readonly tokens = new Map<string, StoredToken>();
+  private readonly charges = new Map<string, StoredCharge>();
+  private readonly byKey = new Map<string, StoredCharge>();
+
+  async putToken(token: string, stored: StoredToken): Promise<void> {
+    this.tokens.set(token, { ...stored });
+  }
+  async getToken(token: string): Promise<StoredToken | undefined> {
+    return this.tokens.get(token);
+  }
+  async putCharge(charge: StoredCharge): Promise<StoredCharge> {
+    const kept = this.byKey.get(charge.idempotencyKey);
+    if (kept) {
+      return structuredClone(kept);
+    }
+    const copy = structuredClone(charge);
+    this.byKey.set(charge.idempotencyKey, copy);
+    this.charges.set(charge.result.chargeId, copy);
+    return structuredClone(copy);
+  }
+  async getCharge(chargeId: string): Promise<StoredCharge | undefined> {
+    const found = this.charges.get(chargeId);
+    return found && structuredClone(found);
+  }
+  async getChargeByKey(idempotencyKey: string): Promise<StoredCharge | undefined> {
+    const found = this.byKey.get(idempotencyKey);
+    return found && structuredClone(found);
+  }
+  async settle(chargeId: string, result: ProcessorResult): Promise<void> {
+    const found = this.charges.get(chargeId);
+    if (found) {
+      found.result = structuredClone(result);
+      found.approveAtMs = null;
+    }
+  }
+  async markRefunded(chargeId: string): Promise<boolean> {
+    const found = this.charges.get(chargeId);
+    if (!found || found.refunded) {
+      return false;
+    }
+    found.refunded = true;
+    return true;
+  }
+  async listCharges(): Promise<StoredCharge[]> {
+    return [...this.charges.values()].map((c) => structuredClone(c));
+  }
 }
 
 const randomId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -188,18 +267,16 @@ function assertIdempotencyKey(key: string): void {
  * brand, last four digits and outcome class are kept, per token.
  */
 export class TestCardProcessor {
-  private readonly refunded = new Set<string>();
   private readonly now: () => Date;
   private readonly approvalDelayMs: number;
   private readonly latencyMs: number;
-  private readonly tokens = new Map<string, StoredToken>();
-  private readonly charges = new Map<string, StoredCharge>();
-  private readonly captures = new Map<string, Capture>();
+  private readonly store: TestProcessorStore;
 
   constructor(options: TestCardProcessorOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.approvalDelayMs = options.approvalDelayMs ?? 3000;
     this.latencyMs = options.latencyMs ?? 0;
+    this.store = options.store ?? new MemoryProcessorStore();
     if (!Number.isFinite(this.approvalDelayMs) || this.approvalDelayMs < 0) {
       throw new RangeError('approvalDelayMs must be a non-negative number');
     }
@@ -224,8 +301,8 @@ export class TestCardProcessor {
     const rejection = this.checkCard(pan, expMonth, expYear, cvc);
     // The fingerprint holds nothing secret, so it can live as long as the capture record.
     const fingerprint = ['authorize', amountMinor, currency, brand, last4, expMonth, expYear].join('|');
-    return this.capture(idempotencyKey, fingerprint, () =>
-      this.settle({ amountMinor, currency, brand, last4 }, rejection ?? outcome),
+    return this.capture(idempotencyKey, fingerprint, async () =>
+      this.settle({ amountMinor, currency, brand, last4, expMonth, expYear, token: null }, rejection ?? outcome),
     );
   }
 
@@ -238,8 +315,14 @@ export class TestCardProcessor {
       return { status: 'rejected', code: rejection };
     }
     const token = randomId('tok');
-    const stored: StoredToken = { brand: detectBrand(pan), last4: pan.slice(-4), outcome: outcomeForPan(pan) };
-    this.tokens.set(token, stored);
+    const stored: StoredToken = {
+      brand: detectBrand(pan),
+      last4: pan.slice(-4),
+      expMonth,
+      expYear,
+      outcome: outcomeForPan(pan),
+    };
+    await this.store.putToken(token, stored);
     return { status: 'tokenized', token, brand: stored.brand, last4: stored.last4 };
   }
 
@@ -254,13 +337,15 @@ export class TestCardProcessor {
     assertMoney(amountMinor, currency);
     assertIdempotencyKey(idempotencyKey);
     const fingerprint = ['token', token, amountMinor, currency].join('|');
-    return this.capture(idempotencyKey, fingerprint, () => {
-      const stored = this.tokens.get(token);
+    return this.capture(idempotencyKey, fingerprint, async () => {
+      const stored = await this.store.getToken(token);
       if (stored === undefined) {
-        return this.settle({ amountMinor, currency, brand: 'UNKNOWN', last4: '' }, 'invalid_token');
+        const unknown = { amountMinor, currency, brand: 'UNKNOWN' as const, last4: '', expMonth: 0, expYear: 0, token };
+        return this.settle(unknown, 'invalid_token');
       }
       const outcome = stored.outcome === 'charge_declined_after_attach' ? 'card_declined' : stored.outcome;
-      return this.settle({ amountMinor, currency, brand: stored.brand, last4: stored.last4 }, outcome);
+      const { brand, last4, expMonth, expYear } = stored;
+      return this.settle({ amountMinor, currency, brand, last4, expMonth, expYear, token }, outcome);
     });
   }
 
@@ -270,41 +355,57 @@ export class TestCardProcessor {
    */
   async retrieve(chargeId: string): Promise<ProcessorResult | null> {
     await this.delay();
-    const stored = this.charges.get(chargeId);
-    if (stored === undefined) {
-      return null;
-    }
-    if (
-      stored.result.status === 'pending' &&
-      stored.approveAtMs !== null &&
-      this.now().getTime() >= stored.approveAtMs
-    ) {
-      const { chargeId: id, amountMinor, currency, brand, last4, createdAt } = stored.result;
-      stored.result = { chargeId: id, amountMinor, currency, brand, last4, createdAt, status: 'approved' };
-      stored.approveAtMs = null;
-    }
-    return structuredClone(stored.result);
+    const stored = await this.store.getCharge(chargeId);
+    return stored ? this.current(stored) : null;
+  }
+
+  /**
+   * Gives up on an idempotency key: if a charge was made under it, that charge (as it is now);
+   * if not, none ever will be — the key is spent on a `canceled` record, and a late request under
+   * it is refused as a different request. What a caller that lost track of a request (it crashed
+   * mid-call) asks, so that it can settle its side without ever charging twice.
+   */
+  async cancel(idempotencyKey: string): Promise<ProcessorResult> {
+    assertIdempotencyKey(idempotencyKey);
+    await this.delay();
+    const tombstone = this.settle(
+      { amountMinor: 0n, currency: 'XXX', brand: 'UNKNOWN', last4: '', expMonth: 0, expYear: 0, token: null },
+      'canceled',
+    );
+    const kept = await this.store.putCharge({ idempotencyKey, fingerprint: 'cancel', refunded: false, ...tombstone });
+    return this.current(kept);
   }
 
   /** Refunds an approved charge in full; false when the charge is unknown or was not approved. */
   async refund(chargeId: string): Promise<boolean> {
     await this.delay();
-    const stored = this.charges.get(chargeId);
-    if (stored === undefined || stored.result.status !== 'approved' || this.refunded.has(chargeId)) {
+    const stored = await this.store.getCharge(chargeId);
+    if (stored === undefined || (await this.current(stored)).status !== 'approved') {
       return false;
     }
-    this.refunded.add(chargeId);
-    return true;
+    return this.store.markRefunded(chargeId);
   }
 
   /** Charge ids refunded so far. */
-  listRefunds(): string[] {
-    return [...this.refunded];
+  async listRefunds(): Promise<string[]> {
+    return (await this.store.listCharges()).filter((c) => c.refunded).map((c) => c.result.chargeId);
   }
 
   /** Every charge created so far (at most one per idempotency key), in creation order. */
-  listCharges(): ProcessorResult[] {
-    return [...this.charges.values()].map((c) => structuredClone(c.result));
+  async listCharges(): Promise<ProcessorResult[]> {
+    const charges = await this.store.listCharges();
+    return charges.filter((c) => c.fingerprint !== 'cancel').map((c) => c.result);
+  }
+
+  /** A stored charge as it stands now: a pending one is approved once its delay has passed. */
+  private async current(stored: StoredCharge): Promise<ProcessorResult> {
+    const { result, approveAtMs } = stored;
+    if (result.status === 'pending' && approveAtMs !== null && this.now().getTime() >= approveAtMs) {
+      const approved: ProcessorResult = { ...result, status: 'approved' };
+      await this.store.settle(result.chargeId, approved);
+      return approved;
+    }
+    return structuredClone(result);
   }
 
   private checkCard(
@@ -331,24 +432,32 @@ export class TestCardProcessor {
     return null;
   }
 
-  private capture(key: string, fingerprint: string, run: () => ProcessorResult): Promise<ProcessorResult> {
-    const existing = this.captures.get(key);
-    if (existing !== undefined) {
-      if (existing.fingerprint !== fingerprint) {
-        return Promise.reject(new IdempotencyKeyReuseError(key));
-      }
-      return existing.result.then((r) => structuredClone(r));
+  /**
+   * One charge per key: a repeated key gets the first answer back (as first given), a different
+   * request under it is refused. Concurrent calls with one key both decide, and the store keeps
+   * the first one recorded: the other caller gets that one.
+   */
+  private async capture(
+    key: string,
+    fingerprint: string,
+    run: () => Promise<{ result: ProcessorResult; approveAtMs: number | null }>,
+  ): Promise<ProcessorResult> {
+    let kept = await this.store.getChargeByKey(key);
+    if (kept === undefined) {
+      await this.delay();
+      const fresh = await run();
+      kept = await this.store.putCharge({ idempotencyKey: key, fingerprint, refunded: false, ...fresh });
     }
-    // Registered before the first await so concurrent calls with the same key share one capture.
-    const result = this.delay().then(run);
-    this.captures.set(key, { fingerprint, result });
-    return result.then((r) => structuredClone(r));
+    if (kept.fingerprint !== fingerprint) {
+      throw new IdempotencyKeyReuseError(key);
+    }
+    return kept.result;
   }
 
   private settle(
-    card: { amountMinor: bigint; currency: string; brand: CardBrand; last4: string },
+    card: Omit<ChargeCommon, 'chargeId' | 'createdAt'>,
     outcome: TestCardOutcome | DeclineCode | FailureCode,
-  ): ProcessorResult {
+  ): { result: ProcessorResult; approveAtMs: number | null } {
     const createdAt = this.now();
     const common: ChargeCommon = { chargeId: randomId('ch'), createdAt, ...card };
     let result: ProcessorResult;
@@ -374,11 +483,11 @@ export class TestCardProcessor {
         break;
       case 'processing_error':
       case 'invalid_token':
+      case 'canceled':
         result = { ...common, status: 'failed', code: outcome };
         break;
     }
-    this.charges.set(result.chargeId, { result, approveAtMs });
-    return structuredClone(result);
+    return { result, approveAtMs };
   }
 
   private delay(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 
 export type ErrorPageKind = 'error' | 'notFound' | 'badRequest';
@@ -14,6 +15,11 @@ export function registerHtmlErrorPages(
 ): void {
   scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+    if (isDatabaseUnavailable(error)) {
+      // Temporary: the page says something went wrong, and the status lets a proxy or monitor retry.
+      req.log.warn({ err: error, reqId: req.id }, 'database not reachable');
+      return send(req, reply, 503, 'error');
+    }
     if (status >= 500) {
       req.log.error({ err: error, reqId: req.id }, `${what} failed`);
       return send(req, reply, 500, 'error');

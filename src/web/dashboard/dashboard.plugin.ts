@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import type { Actor } from '../../domain/dashboard/audit.ts';
 import type { ActiveSession } from '../../domain/dashboard/dashboard-auth.service.ts';
 import type { Action } from '../../domain/dashboard/roles.ts';
@@ -247,6 +248,10 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
     // (one not-found handler per prefix, and the checkout's already holds the root).
     scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
       const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+      if (isDatabaseUnavailable(error)) {
+        req.log.warn({ err: error, reqId: req.id }, 'database not reachable');
+        return pageFor(req, reply, 503, 'error');
+      }
       if (status >= 500) {
         req.log.error({ err: error, reqId: req.id }, 'dashboard page failed');
         return pageFor(req, reply, 500, 'error');

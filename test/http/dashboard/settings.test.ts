@@ -9,6 +9,7 @@ import { BTC_TESTNET_TEST_VPUB, EVM_TEST_XPUB } from '../../../src/providers/cry
 import { paymentKeyChecks } from '../../../src/providers/payment-key-checks.ts';
 import { createPaymentLink, createPreference } from '../../support/builders.ts';
 import { DashboardClient, signedInMember } from '../../support/dashboard-client.ts';
+import { cobroArgs } from '../../support/dist.ts';
 import { HTML_PAGE, png, SCRIPTED_SVG, TINY_GIF, TINY_JPEG } from '../../support/images.ts';
 import { pay } from '../../support/payments.ts';
 import type { TestApp } from '../../support/test-app.ts';
@@ -614,7 +615,7 @@ test('the command line checks payment settings with the same function, naming it
   );
   const run = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cobro.ts', ...args], {
+      const child = spawn(process.execPath, cobroArgs('cobro', ...args), {
         cwd: fileURLToPath(new URL('../../../', import.meta.url)),
         env: {
           PATH: process.env.PATH ?? '',

@@ -148,7 +148,7 @@ describeBackends('payment orders', (build) => {
     });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().status, 'REFUNDED');
-    assert.equal(cobro.providers.testProcessor.listRefunds().length, 1);
+    assert.equal((await cobro.providers.testProcessor.listRefunds()).length, 1);
     const again = await app.inject({
       method: 'POST',
       url: `/v1/payment_orders/${order.id}/refunds`,

@@ -31,6 +31,7 @@ test('an empty environment gives the documented defaults', () => {
     rateLimitPerSecond: 100,
     authFailuresPerMinute: 100,
     bodyLimitBytes: 65_536,
+    cardRecoveryAfterMs: 60_000,
     idempotencyRetentionHours: 24,
     ratesFile: null,
     sqliteSynchronous: 'FULL',

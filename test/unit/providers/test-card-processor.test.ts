@@ -131,7 +131,7 @@ describe('TestCardProcessor.authorize', () => {
     await assert.rejects(processor.authorize(request('4242424242424242', { amountMinor: 0n })), RangeError);
     await assert.rejects(processor.authorize(request('4242424242424242', { currency: 'brl' })), RangeError);
     await assert.rejects(processor.authorize(request('4242424242424242', { idempotencyKey: '' })), RangeError);
-    assert.equal(processor.listCharges().length, 0);
+    assert.equal((await processor.listCharges()).length, 0);
   });
 });
 
@@ -150,7 +150,7 @@ describe('TestCardProcessor delayed approval', () => {
     assert.equal(later?.status, 'approved');
     assert.equal(later?.chargeId, first.chargeId);
     assert.deepEqual(
-      processor.listCharges().map((c) => c.status),
+      (await processor.listCharges()).map((c) => c.status),
       ['approved'],
     );
   });
@@ -167,7 +167,7 @@ describe('TestCardProcessor idempotency', () => {
     const a = await processor.authorize(req);
     const b = await processor.authorize({ ...req });
     assert.deepEqual(b, a);
-    assert.equal(processor.listCharges().length, 1);
+    assert.equal((await processor.listCharges()).length, 1);
   });
 
   test('replays declines too, so a retry with the same key never turns into a second attempt', async () => {
@@ -177,7 +177,7 @@ describe('TestCardProcessor idempotency', () => {
     const b = await processor.authorize(req);
     assert.equal(codeOf(b), 'failed:processing_error');
     assert.equal(b.chargeId, a.chargeId);
-    assert.equal(processor.listCharges().length, 1);
+    assert.equal((await processor.listCharges()).length, 1);
   });
 
   test('shares one capture among concurrent calls with the same key', async () => {
@@ -185,7 +185,7 @@ describe('TestCardProcessor idempotency', () => {
     const req = request('4242424242424242');
     const results = await Promise.all(Array.from({ length: 8 }, () => processor.authorize(req)));
     assert.equal(new Set(results.map((r) => r.chargeId)).size, 1);
-    assert.equal(processor.listCharges().length, 1);
+    assert.equal((await processor.listCharges()).length, 1);
   });
 
   test('refuses a key reused for a different amount or card', async () => {
@@ -194,7 +194,7 @@ describe('TestCardProcessor idempotency', () => {
     await processor.authorize(req);
     await assert.rejects(processor.authorize({ ...req, amountMinor: 999n }), IdempotencyKeyReuseError);
     await assert.rejects(processor.authorize({ ...req, pan: '5555555555554444' }), IdempotencyKeyReuseError);
-    assert.equal(processor.listCharges().length, 1);
+    assert.equal((await processor.listCharges()).length, 1);
   });
 
   test('keeps results isolated from callers that mutate them', async () => {
@@ -297,5 +297,44 @@ describe('TestCardProcessor latency', () => {
     const started = performance.now();
     await processor.authorize(request('4242424242424242'));
     assert.ok(performance.now() - started >= 35);
+  });
+});
+
+describe('TestCardProcessor cancel (a caller that lost track of a charge)', () => {
+  test('answers the charge made under the key, unchanged, and records nothing more', async () => {
+    const processor = new TestCardProcessor({ now: clock().now });
+    const req = request('4242424242424242');
+    const charged = await processor.authorize(req);
+    const answer = await processor.cancel(req.idempotencyKey);
+    assert.equal(answer.status, 'approved');
+    assert.equal(answer.chargeId, charged.chargeId);
+    assert.equal((await processor.listCharges()).length, 1);
+  });
+
+  test('spends an unused key: the answer is canceled and a later charge under it is refused', async () => {
+    const processor = new TestCardProcessor({ now: clock().now });
+    const req = request('4242424242424242');
+    const answer = await processor.cancel(req.idempotencyKey);
+    assert.equal(codeOf(answer), 'failed:canceled');
+    await assert.rejects(processor.authorize(req), IdempotencyKeyReuseError);
+    assert.deepEqual(await processor.listCharges(), []);
+    // Asked again, the same answer.
+    assert.equal((await processor.cancel(req.idempotencyKey)).chargeId, answer.chargeId);
+  });
+
+  test('a charge and a cancel racing on one key end with one of them, both callers told the same', async () => {
+    const processor = new TestCardProcessor({ now: clock().now, latencyMs: 3 });
+    const req = request('4242424242424242');
+    const [charged, canceled] = await Promise.allSettled([
+      processor.authorize(req),
+      processor.cancel(req.idempotencyKey),
+    ]);
+    const kept = await processor.cancel(req.idempotencyKey);
+    if (charged.status === 'fulfilled') {
+      assert.equal(charged.value.chargeId, kept.chargeId);
+    } else {
+      assert.ok(charged.reason instanceof IdempotencyKeyReuseError);
+    }
+    assert.equal(canceled.status === 'fulfilled' && canceled.value.chargeId, kept.chargeId);
   });
 });
