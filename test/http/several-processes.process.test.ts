@@ -111,6 +111,8 @@ test('three API processes and two workers on one PostgreSQL database: one paymen
     LOG_LEVEL: 'warn',
   };
   const db = new pg.Client({ connectionString: databaseUrl });
+  // The database is dropped (with force) at the end, possibly before this client has ended.
+  db.on('error', () => {});
 
   // The first API process migrates and creates the merchant; the others start together.
   const serve = () => startCobroProcess(t, env, { args: cobroArgs('cobro', 'serve', '--jobs=off') });
