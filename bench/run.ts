@@ -5,7 +5,9 @@
  *
  * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS
  * (default 3), BENCH_PG=0 to skip PostgreSQL, BENCH_STRICT=1 to exit 1 when a target is missed
- * (a non-2xx answer or a connection error always exits 1: the figures would be meaningless).
+ * (a non-2xx answer or a connection error always exits 1: the figures would be meaningless),
+ * BENCH_ONLY=dashboard or BENCH_ONLY=load to measure only those sections (bench/dashboard.ts,
+ * bench/load.ts), BENCH_LOAD=0 to leave the load section (about three minutes per database) out.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,6 +24,8 @@ import pg from 'pg';
 import { cobroArgs } from '../test/support/dist.ts';
 import type { DashboardRow } from './dashboard.ts';
 import { benchDashboard, renderDashboardTable } from './dashboard.ts';
+import type { LoadReport } from './load.ts';
+import { benchLoad, LOAD_END, LOAD_START, loadBroken, renderLoadSection } from './load.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 50;
@@ -612,6 +616,20 @@ function dashboardSection(rows: DashboardRow[]): string {
   ].join('\n');
 }
 
+/** Rewrites one marked section of bench/RESULTS.md (appended when the file has none yet). */
+function replaceSection(startMarker: string, endMarker: string, section: string): void {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf(startMarker);
+  const end = current.indexOf(endMarker);
+  writeFileSync(
+    file,
+    start !== -1 && end > start
+      ? `${current.slice(0, start)}${section}${current.slice(end + endMarker.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`,
+  );
+}
+
 async function dashboardOnly(): Promise<void> {
   pinSelf();
   const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
@@ -625,19 +643,36 @@ async function dashboardOnly(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const file = join(ROOT, 'bench', 'RESULTS.md');
-  const current = readFileSync(file, 'utf8');
-  const section = dashboardSection(rows);
-  const start = current.indexOf(DASHBOARD_START);
-  const end = current.indexOf(DASHBOARD_END);
-  writeFileSync(
-    file,
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + DASHBOARD_END.length)}`
-      : `${current.trimEnd()}\n\n${section}\n`,
-  );
+  replaceSection(DASHBOARD_START, DASHBOARD_END, dashboardSection(rows));
   process.stdout.write(`\n${renderDashboardTable(rows)}\n\nwritten to bench/RESULTS.md\n`);
   if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) {
+    process.exitCode = 1;
+  }
+}
+
+/** The load rows of both databases (bench/load.ts). */
+async function loadReports(dir: string): Promise<LoadReport[]> {
+  const tools = { root: ROOT, start: startServer, waitReady, stop: stopServer };
+  const reports = [await benchLoad('sqlite', `sqlite:${join(dir, 'load.db')}`, dir, tools)];
+  if (pgAvailable()) {
+    reports.push(await withPgDatabase((url) => benchLoad('postgres', url, dir, tools)));
+  }
+  return reports;
+}
+
+async function loadOnly(): Promise<void> {
+  pinSelf();
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
+  let reports: LoadReport[];
+  try {
+    reports = await loadReports(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const section = renderLoadSection(reports, loadAverage());
+  replaceSection(LOAD_START, LOAD_END, section);
+  process.stdout.write(`\n${section}\n\nwritten to bench/RESULTS.md\n`);
+  if (loadBroken(reports)) {
     process.exitCode = 1;
   }
 }
@@ -646,11 +681,15 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'dashboard') {
     return dashboardOnly();
   }
+  if (process.env.BENCH_ONLY === 'load') {
+    return loadOnly();
+  }
   const pinned = pinSelf();
   const loadBefore = loadAverage();
   const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
   const results: Measurement[] = [];
   const dashboardRows: DashboardRow[] = [];
+  let load: LoadReport[] = [];
   let pgNote = 'PostgreSQL: not measured (nothing answered `pg_isready -h 127.0.0.1 -p 5432`, or BENCH_PG=0).';
   try {
     process.stdout.write(
@@ -668,6 +707,9 @@ async function main(): Promise<void> {
       results.push(...(await withPgDatabase((url) => benchCobro('postgres', url, dir))));
       dashboardRows.push(...(await withPgDatabase((url) => benchDashboard('postgres', url, dir, tools))));
       pgNote = 'PostgreSQL: 127.0.0.1:5432, a fresh database `cobro_bench_…` created for the run and dropped after.';
+    }
+    if (process.env.BENCH_LOAD !== '0') {
+      load = await loadReports(dir);
     }
     results.push(await benchBare('GET / (fixed JSON), last'));
   } finally {
@@ -725,13 +767,14 @@ async function main(): Promise<void> {
     '',
     dashboardSection(dashboardRows),
     '',
+    ...(load.length > 0 ? [renderLoadSection(load, loadAverage()), ''] : []),
   ].join('\n');
   writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
   process.stdout.write(`\n${table}\n\nReference (TOOLCHAIN.md, measured separately):\n${REFERENCE_ROWS.join('\n')}\n`);
   process.stdout.write('\nwritten to bench/RESULTS.md\n');
 
   const verdicts = results.map((m) => judge(m, bareRps));
-  if (verdicts.some((v) => !v.clean)) {
+  if (verdicts.some((v) => !v.clean) || loadBroken(load)) {
     process.stderr.write('bench: some runs had non-2xx answers or connection errors (see the table)\n');
     process.exitCode = 1;
   } else if (process.env.BENCH_STRICT === '1' && verdicts.some((v) => v.pass === false)) {

@@ -4,7 +4,10 @@
 // start (tsx) costs about two seconds by itself. Plain JavaScript so that it runs before
 // anything else is compiled; esbuild is the compiler tsx already uses.
 //
-// node_modules stay outside the bundle (native better-sqlite3, and one copy of each package).
+// The dependencies are bundled too: resolving and reading some 1,500 module files was half of
+// a start. Left outside: better-sqlite3 (a native addon), @fastify/swagger-ui (it serves files
+// from its own directory), and optional packages nothing installs (pg-native). Bundled CommonJS
+// code calls require() for Node's built-ins; the banner gives each output file one.
 // Files that read their neighbours (the checkout and dashboard stylesheets and scripts) find
 // them through import.meta.url: in the bundle that is rewritten to the source file's own
 // address, relative to dist/, so dist/ must stay beside src/ (it is built in place).
@@ -50,7 +53,10 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: ['better-sqlite3', '@fastify/swagger-ui', 'pg-native'],
+  banner: {
+    js: "import { createRequire as __cobroCreateRequire } from 'node:module'; const require = __cobroCreateRequire(import.meta.url);",
+  },
   outdir: OUT,
   // Chunks beside the entry points: every output file is then one level below the root, which
   // the source addresses above count on.

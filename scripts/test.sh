@@ -31,4 +31,4 @@ else
   echo "database tests: SQLite only (no PostgreSQL found; set TEST_DATABASE_URL to add it)"
 fi
 
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "${files[@]}"
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 "${files[@]}"

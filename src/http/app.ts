@@ -16,6 +16,7 @@ import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts'
 import './types.ts';
 import type { DrainOptions } from './drain.ts';
 import { drainHttpServer } from './drain.ts';
+import { lazyCompilers } from './lazy-compilers.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { handleError, registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -127,6 +128,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
+    schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
       customOptions: {
         // A string amount must not slip through as a number, nor a number as a string.

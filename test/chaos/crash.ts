@@ -62,6 +62,8 @@ export type CrashReport = {
   chargedNotPaid: string[];
   /** Acknowledged CLOSED payments with no delivered, correctly signed PAYMENT_ORDER.CLOSED webhook. */
   missingWebhooks: string[];
+  /** `PAYMENT_ORDER.CLOSED` webhooks: one expected per CLOSED payment; deliveries seen more than once. */
+  webhooks: { expected: number; delivered: number; duplicated: number };
   badSignatures: number;
   /** Answers of 500 and above, by status: a crash or an outage may give 503, never a 500. */
   serverErrors: Record<string, number>;
@@ -104,6 +106,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     cardRecovery: { closed: 0, voided: 0, stillOpen: [] },
     chargedNotPaid: [],
     missingWebhooks: [],
+    webhooks: { expected: 0, delivered: 0, duplicated: 0 },
     badSignatures: 0,
     serverErrors: {},
     stuckKeys: 0,
@@ -115,6 +118,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   // The merchant's webhook receiver: every delivery verified against the endpoint's secret.
   let secret = '';
   const closedDelivered = new Set<string>();
+  const deliveriesById = new Map<string, number>();
   const receiver = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => {
@@ -130,6 +134,8 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
         if (event.event_type === 'PAYMENT_ORDER.CLOSED') {
           closedDelivered.add(String(event.payment_order_id ?? event.entity_id));
         }
+        const id = String(req.headers['webhook-id']);
+        deliveriesById.set(id, (deliveriesById.get(id) ?? 0) + 1);
         res.end('ok');
       } catch {
         report.badSignatures++;
@@ -476,6 +482,11 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     await sleep(250);
   }
   report.missingWebhooks = closedOrders.filter((id) => !closedDelivered.has(id));
+  report.webhooks = {
+    expected: closedOrders.length,
+    delivered: closedOrders.filter((id) => closedDelivered.has(id)).length,
+    duplicated: [...deliveriesById.values()].filter((n) => n > 1).length,
+  };
 
   // Read the database itself: one object per key, one paid order per checkout, no stuck key.
   await kill();
