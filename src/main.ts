@@ -45,6 +45,8 @@ import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
+import { EsploraWatcher, LiveChains } from './providers/crypto-onchain/chain-watchers.ts';
+import { EsploraClient } from './providers/crypto-onchain/esplora.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
 import { paymentKeyChecks } from './providers/payment-key-checks.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -77,6 +79,21 @@ export type CobroOverrides = {
   /** How webhook receivers are resolved and connected to (tests stand in for DNS and the network). */
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
+
+/** Live mode's chain sources, from the operator's settings (never from a request). */
+function liveChains(config: Config): LiveChains {
+  const { bitcoinEsploraUrl, pollMs, timeoutMs } = config.chains;
+  return new LiveChains({
+    ...(bitcoinEsploraUrl
+      ? {
+          bitcoin: new EsploraWatcher(new EsploraClient({ baseUrl: bitcoinEsploraUrl, timeoutMs }), {
+            now: () => Date.now(),
+            pollMs,
+          }),
+        }
+      : {}),
+  });
+}
 
 export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
   if (!config.ratesFile) {
@@ -236,6 +253,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const clockFor = (who: { merchantId: string; mode: 'test' | 'live' }) => clocks.clockFor(who);
   const providers = createProviders(currencies, () => clock.now(), {
     processorStore: new KyselyTestProcessorStore(database.db, database.write),
+    requiredConfirmations: (network) =>
+      config.chains.confirmations[network as keyof Config['chains']['confirmations']] ?? 2,
+    liveChains: liveChains(config),
   });
   const addressPolicy: AddressPolicy = {
     allowPrivate: config.webhooks.allowPrivateNetworks,
@@ -279,6 +299,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       cardLockMs: config.cardRecoveryAfterMs,
       maxCardDeclines: MAX_CARD_DECLINES,
       validateCard: checkCard,
+      onChainError: (network, error) =>
+        logger.warn({ err: error, network }, 'chain source failed: its open orders wait for the next poll'),
     },
     (repos, event) => webhooks.publish(repos, event),
   );

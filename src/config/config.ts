@@ -37,6 +37,17 @@ export type Config = {
     cancelWhenRetriesExhausted: boolean;
     renewalNoticeHours: number;
   };
+  /** Where live mode watches blockchains (operator settings: no request can name a URL). */
+  chains: {
+    /** An Esplora REST API (electrs, esplora, mempool.space); null: Bitcoin is not watched in live mode. */
+    bitcoinEsploraUrl: string | null;
+    /** Confirmations a payment needs before its order closes, by network. */
+    confirmations: Record<'bitcoin' | 'ethereum' | 'polygon' | 'base', number>;
+    /** How often an open live order's address is asked about. */
+    pollMs: number;
+    /** Per call to a chain source. */
+    timeoutMs: number;
+  };
   smtpUrl: string | null;
   mailFrom: string;
   /** 32-byte key sealing webhook secrets at rest; null: a key file beside the data is used. */
@@ -89,6 +100,24 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
     throw new ConfigError(`${name} must be true or false, got "${raw}"`);
   }
   return /^(true|1)$/i.test(raw);
+}
+
+/** An http(s) URL without a query or fragment (credentials in it are kept, never logged), or null when unset. */
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) {
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an http(s) URL without a query, got "${raw}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
 }
 
 function list(env: Env, name: string): string[] {
@@ -205,6 +234,17 @@ export function loadConfig(env: Env = process.env): Config {
       })(),
       cancelWhenRetriesExhausted: boolean(env, 'SUBSCRIPTION_CANCEL_AFTER_RETRIES', true),
       renewalNoticeHours: integer(env, 'RENEWAL_NOTICE_HOURS', 72, 0, 24 * 30),
+    },
+    chains: {
+      bitcoinEsploraUrl: httpUrl(env, 'BITCOIN_ESPLORA_URL'),
+      confirmations: {
+        bitcoin: integer(env, 'BITCOIN_CONFIRMATIONS', 2, 1, 100),
+        ethereum: integer(env, 'ETHEREUM_CONFIRMATIONS', 2, 1, 1000),
+        polygon: integer(env, 'POLYGON_CONFIRMATIONS', 2, 1, 1000),
+        base: integer(env, 'BASE_CONFIRMATIONS', 2, 1, 1000),
+      },
+      pollMs: integer(env, 'CHAIN_POLL_SECONDS', 15, 1, 3600) * 1000,
+      timeoutMs: integer(env, 'CHAIN_TIMEOUT_MS', 10_000, 100, 120_000),
     },
     smtpUrl: text(env, 'SMTP_URL') ?? null,
     mailFrom: text(env, 'MAIL_FROM') ?? 'Cobro <no-reply@cobro.invalid>',

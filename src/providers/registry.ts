@@ -10,6 +10,7 @@ import { CardProvider } from './card/card.provider.ts';
 import type { TestProcessorStore } from './card/test-card-processor.ts';
 import { TestCardProcessor } from './card/test-card-processor.ts';
 import { CashProvider } from './cash/cash.provider.ts';
+import { LiveChains } from './crypto-onchain/chain-watchers.ts';
 import { CryptoOnchainProvider, TestChain } from './crypto-onchain/crypto-onchain.provider.ts';
 import { PixProvider } from './pix/pix.provider.ts';
 
@@ -17,7 +18,10 @@ import { PixProvider } from './pix/pix.provider.ts';
 export type ProviderRegistry = {
   card: CardPaymentProvider;
   push: Record<Exclude<PaymentMethodType, 'CARD'>, PushPaymentProvider>;
+  /** Test mode's simulated chain (tests may give several instances one). */
   chain: ChainWatcher;
+  /** Live mode's chains: the sources the operator configured. */
+  liveChain: ChainWatcher;
   /** Test mode's card network and blockchain, exposed so test helpers can drive them. */
   testProcessor: TestCardProcessor;
   testChain: TestChain;
@@ -26,7 +30,14 @@ export type ProviderRegistry = {
 export function createProviders(
   currencies: CurrencyTable,
   now: () => Date,
-  options: { requiredConfirmations?: number; cardApprovalDelayMs?: number; processorStore?: TestProcessorStore } = {},
+  options: {
+    /** Confirmations a payment needs, by network (2 when not given). */
+    requiredConfirmations?: (network: string) => number;
+    cardApprovalDelayMs?: number;
+    processorStore?: TestProcessorStore;
+    /** Live mode's chain sources; none: no live crypto order can be opened. */
+    liveChains?: LiveChains;
+  } = {},
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.get(code)?.decimals ?? 2;
   const testProcessor = new TestCardProcessor({
@@ -35,15 +46,19 @@ export function createProviders(
     store: options.processorStore,
   });
   const testChain = new TestChain();
+  const liveChains = options.liveChains ?? new LiveChains({});
   return {
     card: new CardProvider({ test: testProcessor, live: null }, now),
     push: {
       PIX: new PixProvider(),
-      CRYPTO_ONCHAIN: new CryptoOnchainProvider(decimalsOf, () => options.requiredConfirmations ?? 2),
+      CRYPTO_ONCHAIN: new CryptoOnchainProvider(decimalsOf, options.requiredConfirmations ?? (() => 2), (network) =>
+        liveChains.watches(network),
+      ),
       BANK_TRANSFER: new BankTransferProvider(decimalsOf),
       CASH: new CashProvider(decimalsOf),
     },
     chain: testChain,
+    liveChain: liveChains,
     testProcessor,
     testChain,
   };

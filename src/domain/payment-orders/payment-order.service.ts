@@ -50,6 +50,8 @@ export type PaymentOrderOptions = {
     card: CardInput,
     now: Date,
   ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
+  /** A chain source failed while orders were being watched: told once per network and run. */
+  onChainError?: (network: string, error: unknown) => void;
 };
 
 const CARD_FIELDS: Record<string, string> = {
@@ -96,7 +98,9 @@ export class PaymentOrderService {
     private readonly providers: {
       card: CardPaymentProvider;
       push: Record<string, PushPaymentProvider>;
+      /** Test mode's chain, and live mode's. */
       chain: ChainWatcher;
+      liveChain: ChainWatcher;
     },
     private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
     private readonly options: PaymentOrderOptions,
@@ -754,14 +758,26 @@ export class PaymentOrderService {
     }
   }
 
-  /** Looks at the chain for every open crypto order and confirms what has enough confirmations. */
+  /**
+   * Looks at the chain for every open crypto order (test mode's simulated one, or live mode's
+   * sources) and confirms what has enough confirmations. A source that fails skips its orders
+   * this time; the other networks, and the jobs that run after this one, go on.
+   */
   async observeChain(): Promise<void> {
+    const failed = new Map<string, unknown>();
     for (const order of await this.uow.read.orders.listOpenedByType('CRYPTO_ONCHAIN', 500)) {
       const ins = order.instructions;
       if (ins?.type !== 'CRYPTO_ONCHAIN') {
         continue;
       }
-      const txs = await this.providers.chain.received(ins.network, ins.address);
+      const chain = order.mode === 'live' ? this.providers.liveChain : this.providers.chain;
+      let txs: Awaited<ReturnType<ChainWatcher['received']>>;
+      try {
+        txs = await chain.received(ins.network, ins.address);
+      } catch (error) {
+        failed.set(`${order.mode}:${ins.network}`, error);
+        continue;
+      }
       const confirmed = txs
         .filter((t) => t.confirmations >= ins.required_confirmations)
         .reduce((sum, t) => sum + t.amountBaseUnits, 0n);
@@ -773,6 +789,9 @@ export class PaymentOrderService {
           throw error;
         }
       });
+    }
+    for (const [network, error] of failed) {
+      this.options.onChainError?.(network, error);
     }
   }
 }

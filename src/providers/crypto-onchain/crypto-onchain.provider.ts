@@ -32,12 +32,24 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
   constructor(
     private readonly decimalsOf: (currency: string) => number,
     private readonly requiredConfirmations: (network: string) => number,
+    /** Whether live mode watches a network: an address nobody watches is never handed to a payer. */
+    private readonly watchedLive: (network: string) => boolean,
   ) {}
 
   prepare(input: InitiateInput): ReturnType<PushPaymentProvider['prepare']> {
     const network = input.method.network?.id ?? '';
     const crypto = input.settings.crypto;
     const amount = formatMinor(input.charged.amountMinor, this.decimalsOf(input.charged.currency));
+    if (input.mode === 'live' && !this.watchedLive(network)) {
+      return {
+        ok: false,
+        error: {
+          code: 'NOT_CONFIGURED',
+          message: `${network} payments are not watched on this server yet (its operator has not configured a chain source for it)`,
+          retryable: false,
+        },
+      };
+    }
     try {
       if (network === 'bitcoin') {
         if (!crypto?.btcXpub) {

@@ -44,6 +44,12 @@ test('an empty environment gives the documented defaults', () => {
       maxConcurrencyPerEndpoint: 4,
       secretOverlapSeconds: 86_400,
     },
+    chains: {
+      bitcoinEsploraUrl: null,
+      confirmations: { bitcoin: 2, ethereum: 2, polygon: 2, base: 2 },
+      pollMs: 15_000,
+      timeoutMs: 10_000,
+    },
     subscriptions: { retryDays: [1, 3, 5], cancelWhenRetriesExhausted: true, renewalNoticeHours: 72 },
     smtpUrl: null,
     mailFrom: 'Cobro <no-reply@cobro.invalid>',
@@ -134,4 +140,15 @@ test('a HOST that makes no URL is refused naming HOST, not the PUBLIC_URL the op
     loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://pay.example.com' }).publicUrl,
     'https://pay.example.com',
   );
+});
+
+test('chain sources are http(s) URLs chosen by the operator, and confirmations are counted per network', () => {
+  for (const bad of ['blockstream.info/api', 'ftp://esplora.example/api', 'https://esplora.example/api?key=1']) {
+    refuses({ BITCOIN_ESPLORA_URL: bad }, 'BITCOIN_ESPLORA_URL');
+  }
+  refuses({ BITCOIN_CONFIRMATIONS: '0' }, 'BITCOIN_CONFIRMATIONS');
+  const config = loadConfig({ BITCOIN_ESPLORA_URL: 'https://blockstream.info/api/', BITCOIN_CONFIRMATIONS: '3' });
+  assert.equal(config.chains.bitcoinEsploraUrl, 'https://blockstream.info/api');
+  assert.equal(config.chains.confirmations.bitcoin, 3);
+  assert.equal(config.chains.confirmations.ethereum, 2);
 });

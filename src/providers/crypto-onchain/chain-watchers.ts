@@ -1,0 +1,106 @@
+import type { ChainWatcher } from '../../domain/payment-methods/payment-provider.ts';
+import type { EsploraClient } from './esplora.ts';
+import { ChainSourceError } from './esplora.ts';
+
+type Received = Awaited<ReturnType<ChainWatcher['received']>>;
+
+/** Addresses remembered between polls at most (older answers are dropped first). */
+const MAX_CACHED_ADDRESSES = 10_000;
+
+/**
+ * Bitcoin through an Esplora API: what an address received, each transaction with its
+ * confirmations counted from the tip. Nothing is kept between polls but the answers of the
+ * current poll window, so a transaction a reorg removed, or sent back to the mempool, simply
+ * stops counting (an order never closes before its required confirmations). A tip lower than
+ * one already seen is refused as an error: the server is behind or wrong, and its answers are
+ * not trusted until it is back.
+ */
+export class EsploraWatcher implements ChainWatcher {
+  private highestTip = 0;
+  private tip: { height: number; at: number } | null = null;
+  private failure: { at: number; error: unknown } | null = null;
+  private readonly answers = new Map<string, { at: number; received: Received }>();
+
+  constructor(
+    private readonly client: EsploraClient,
+    private readonly options: {
+      now: () => number;
+      /** An address is asked about again after this long; the tip too. */
+      pollMs: number;
+      onTip?: (height: number) => void;
+    },
+  ) {}
+
+  async received(network: string, address: string): Promise<Received> {
+    if (network !== 'bitcoin') {
+      throw new ChainSourceError(`the Esplora source watches bitcoin, not ${network}`);
+    }
+    const now = this.options.now();
+    const known = this.answers.get(address);
+    if (known && now - known.at < this.options.pollMs) {
+      return known.received;
+    }
+    // A failing source is asked again after a poll interval, not on every order of every tick.
+    if (this.failure && now - this.failure.at < this.options.pollMs) {
+      throw this.failure.error;
+    }
+    let tip: number;
+    let payments: Awaited<ReturnType<EsploraClient['payments']>>;
+    try {
+      tip = await this.tipHeight(now);
+      payments = await this.client.payments(address);
+    } catch (error) {
+      this.failure = { at: now, error };
+      throw error;
+    }
+    this.failure = null;
+    const received = payments.map((p) => ({
+      txid: p.txid,
+      amountBaseUnits: p.amountSats,
+      confirmations: p.blockHeight === null || p.blockHeight > tip ? 0 : tip - p.blockHeight + 1,
+    }));
+    this.answers.delete(address);
+    this.answers.set(address, { at: now, received });
+    if (this.answers.size > MAX_CACHED_ADDRESSES) {
+      const oldest = this.answers.keys().next().value;
+      if (oldest !== undefined) {
+        this.answers.delete(oldest);
+      }
+    }
+    return received;
+  }
+
+  private async tipHeight(now: number): Promise<number> {
+    if (this.tip && now - this.tip.at < this.options.pollMs) {
+      return this.tip.height;
+    }
+    const height = await this.client.tipHeight();
+    if (height < this.highestTip) {
+      throw new ChainSourceError(`the tip went backwards, from ${this.highestTip} to ${height}`);
+    }
+    this.highestTip = height;
+    this.tip = { height, at: now };
+    this.options.onTip?.(height);
+    return height;
+  }
+}
+
+/**
+ * Live mode's chains: a watcher per network the operator configured a source for. A network
+ * with none is not watched, and no live order is opened on it (CryptoOnchainProvider asks).
+ */
+export class LiveChains implements ChainWatcher {
+  constructor(private readonly byNetwork: Readonly<Partial<Record<string, ChainWatcher>>>) {}
+
+  watches(network: string): boolean {
+    return this.byNetwork[network] !== undefined;
+  }
+
+  received(network: string, address: string): Promise<Received> {
+    const watcher = this.byNetwork[network];
+    if (!watcher) {
+      return Promise.reject(new ChainSourceError(`no chain source is configured for ${network}`));
+    }
+    return watcher.received(network, address);
+  }
+}
