@@ -376,6 +376,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     publicUrl: config.publicUrl,
     smtpConfigured: config.smtpUrl !== null,
     ping: () => database.ping(),
+    chains: () => providers.liveChain.status(),
   });
   const sendWebhook = createWebhookSender({
     policy: addressPolicy,

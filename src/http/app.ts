@@ -16,6 +16,7 @@ import { subscriptionPages } from '../web/subscriptions/subscriptions.plugin.ts'
 import './types.ts';
 import type { DrainOptions } from './drain.ts';
 import { drainHttpServer } from './drain.ts';
+import type { ChainSourceStatus } from '../providers/crypto-onchain/chain-watchers.ts';
 import { lazyCompilers } from './lazy-compilers.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { handleError, registerErrorHandlers, sendError, sendJson } from './plugins/errors.ts';
@@ -53,6 +54,8 @@ export type AppOptions = {
   smtpConfigured?: boolean;
   /** Reports whether the database answers (GET /ready). */
   ping: () => Promise<void>;
+  /** Live mode's chain sources, by network (GET /ready's detail and the metrics). */
+  chains?: () => Record<string, ChainSourceStatus>;
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -166,7 +169,7 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
     }
     done();
   });
-  const metrics = createHttpMetrics();
+  const metrics = createHttpMetrics(options.chains);
   // One callback-style hook for both the log line and the metrics: an async hook per concern
   // cost a promise each on every request.
   app.addHook('onResponse', (req, reply, done) => {
@@ -254,7 +257,23 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
   app.get('/ready', { schema: { hide: true } }, async (req, reply) => {
     try {
       await options.ping();
-      return sendJson(reply, 200, { status: 'ready' });
+      // A chain source that fails holds up only its own orders: it is reported, never a 503.
+      const chains = options.chains?.() ?? {};
+      return sendJson(
+        reply,
+        200,
+        Object.keys(chains).length === 0
+          ? { status: 'ready' }
+          : {
+              status: 'ready',
+              chains: Object.fromEntries(
+                Object.entries(chains).map(([network, c]) => [
+                  network,
+                  { ok: c.lastError === null, tip_height: c.tipHeight, errors: c.errors, last_error: c.lastError },
+                ]),
+              ),
+            },
+      );
     } catch (error) {
       req.log.error({ err: error }, 'database not reachable');
       return sendError(reply, new AppError('SERVICE_UNAVAILABLE', ['the database is not reachable']));

@@ -21,7 +21,7 @@ export type ProviderRegistry = {
   /** Test mode's simulated chain (tests may give several instances one). */
   chain: ChainWatcher;
   /** Live mode's chains: the sources the operator configured. */
-  liveChain: ChainWatcher;
+  liveChain: LiveChains;
   /** Test mode's card network and blockchain, exposed so test helpers can drive them. */
   testProcessor: TestCardProcessor;
   testChain: TestChain;

@@ -141,10 +141,29 @@ describeBackends('live Bitcoin payments watched through Esplora', (build) => {
       await ctx.cobro.runJobs();
       assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'OPENED', `with ${fault}`);
     }
+    // The operator sees it, and the service stays ready: only these orders wait.
+    const ready = await ctx.app.inject({ url: '/ready' });
+    assert.equal(ready.statusCode, 200);
+    const bitcoin = ready.json().chains.bitcoin;
+    assert.equal(bitcoin.ok, false);
+    assert.match(bitcoin.last_error, /byte limit/);
+    const metrics = (await ctx.app.inject({ url: '/metrics' })).body;
+    assert.match(metrics, /cobro_chain_rpc_errors_total\{network="bitcoin"\} 4/);
+
     fake.fault = null;
     await sleep(NEXT_POLL_MS);
     await ctx.cobro.runJobs();
     assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'CLOSED');
+    assert.deepEqual((await ctx.app.inject({ url: '/ready' })).json().chains.bitcoin, {
+      ok: true,
+      tip_height: fake.tip,
+      errors: 4,
+      last_error: null,
+    });
+    assert.match(
+      (await ctx.app.inject({ url: '/metrics' })).body,
+      new RegExp(`cobro_chain_tip_height\\{network="bitcoin"\\} ${fake.tip}`),
+    );
   });
 
   test('a live order on a network with no chain source is refused before an address is handed out', async (t) => {

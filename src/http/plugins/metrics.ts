@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ChainSourceStatus } from '../../providers/crypto-onchain/chain-watchers.ts';
 
 type Series = { requests: Counter.Internal; duration: Histogram.Internal<string> };
 
@@ -12,10 +13,40 @@ export type HttpMetrics = {
   observe(req: FastifyRequest, reply: FastifyReply): void;
 };
 
-/** Prometheus metrics: requests by route and status, and their latency. Routes are patterns, never raw paths. */
-export function createHttpMetrics(): HttpMetrics {
+/**
+ * Prometheus metrics: requests by route and status, and their latency (routes are patterns, never
+ * raw paths); and live mode's chain sources, read when scraped.
+ */
+export function createHttpMetrics(chains?: () => Record<string, ChainSourceStatus>): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (chains) {
+    new Gauge({
+      name: 'cobro_chain_tip_height',
+      help: 'Highest block its chain source reported, by network',
+      labelNames: ['network'] as const,
+      registers: [registry],
+      collect() {
+        for (const [network, status] of Object.entries(chains())) {
+          if (status.tipHeight !== null) {
+            this.set({ network }, status.tipHeight);
+          }
+        }
+      },
+    });
+    new Counter({
+      name: 'cobro_chain_rpc_errors_total',
+      help: 'Calls to a chain source that failed (no answer, error status, oversized or malformed answer, tip going backwards), by network',
+      labelNames: ['network'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [network, status] of Object.entries(chains())) {
+          this.inc({ network }, status.errors);
+        }
+      },
+    });
+  }
   const requests = new Counter({
     name: 'cobro_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status code',

@@ -4,6 +4,16 @@ import { ChainSourceError } from './esplora.ts';
 
 type Received = Awaited<ReturnType<ChainWatcher['received']>>;
 
+/** How a chain source is doing, for `/ready` and the metrics. */
+export type ChainSourceStatus = {
+  /** The highest tip it reported; null before its first answer. */
+  tipHeight: number | null;
+  /** Calls that failed since the process started. */
+  errors: number;
+  /** The last call's failure, or null when the last call succeeded. */
+  lastError: string | null;
+};
+
 /** Addresses remembered between polls at most (older answers are dropped first). */
 const MAX_CACHED_ADDRESSES = 10_000;
 
@@ -19,6 +29,7 @@ export class EsploraWatcher implements ChainWatcher {
   private highestTip = 0;
   private tip: { height: number; at: number } | null = null;
   private failure: { at: number; error: unknown } | null = null;
+  private errors = 0;
   private readonly answers = new Map<string, { at: number; received: Received }>();
 
   constructor(
@@ -51,6 +62,7 @@ export class EsploraWatcher implements ChainWatcher {
       payments = await this.client.payments(address);
     } catch (error) {
       this.failure = { at: now, error };
+      this.errors++;
       throw error;
     }
     this.failure = null;
@@ -68,6 +80,14 @@ export class EsploraWatcher implements ChainWatcher {
       }
     }
     return received;
+  }
+
+  status(): ChainSourceStatus {
+    return {
+      tipHeight: this.highestTip > 0 ? this.highestTip : null,
+      errors: this.errors,
+      lastError: this.failure ? String((this.failure.error as Error)?.message ?? this.failure.error) : null,
+    };
   }
 
   private async tipHeight(now: number): Promise<number> {
@@ -90,7 +110,20 @@ export class EsploraWatcher implements ChainWatcher {
  * with none is not watched, and no live order is opened on it (CryptoOnchainProvider asks).
  */
 export class LiveChains implements ChainWatcher {
-  constructor(private readonly byNetwork: Readonly<Partial<Record<string, ChainWatcher>>>) {}
+  constructor(
+    private readonly byNetwork: Readonly<Partial<Record<string, ChainWatcher & { status(): ChainSourceStatus }>>>,
+  ) {}
+
+  /** Each configured source's status, by network. */
+  status(): Record<string, ChainSourceStatus> {
+    const out: Record<string, ChainSourceStatus> = {};
+    for (const [network, watcher] of Object.entries(this.byNetwork)) {
+      if (watcher) {
+        out[network] = watcher.status();
+      }
+    }
+    return out;
+  }
 
   watches(network: string): boolean {
     return this.byNetwork[network] !== undefined;
