@@ -67,8 +67,8 @@ export type CrashReport = {
   badSignatures: number;
   /** Answers of 500 and above, by status: a crash or an outage may give 503, never a 500. */
   serverErrors: Record<string, number>;
-  /** Idempotency keys a retry could not use after their lock time. */
-  stuckKeys: number;
+  /** Idempotency keys a retry could not use after their lock time, with what the retry got. */
+  stuckKeys: string[];
   /** Keys left IN_FLIGHT whose retry, after the lock time, was answered with the acknowledged object. */
   lapsedKeysServed: number;
   restartToReadyMs: number[];
@@ -109,7 +109,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     webhooks: { expected: 0, delivered: 0, duplicated: 0 },
     badSignatures: 0,
     serverErrors: {},
-    stuckKeys: 0,
+    stuckKeys: [],
     lapsedKeysServed: 0,
     restartToReadyMs: [],
     outages: [],
@@ -505,17 +505,38 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   const inFlight = await query(options.databaseUrl, [
     `select key as what from idempotency_keys where state = 'IN_FLIGHT'`,
   ]);
-  if (inFlight.length > 0) {
-    await sleep(31_000);
-  }
   for (const key of inFlight) {
     const sent = acknowledged.get(key);
-    const res = sent ? await call('POST', sent.path, sent.body, key).catch(() => null) : null;
-    const answer = res && res.status < 300 ? ((await res.json()) as { id?: string }) : null;
-    if (!sent || answer?.id !== sent.id) {
-      report.stuckKeys++;
-    } else {
+    if (!sent) {
+      report.stuckKeys.push(`${key}: never acknowledged`);
+      continue;
+    }
+    // Retried as a client would: past the key's lock (read from the database, as a later retry
+    // may have extended it), and again while the answer is "still being processed".
+    let outcome = '';
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const [until] = await query(options.databaseUrl, [
+        `select locked_until as what from idempotency_keys where key = '${key.replaceAll("'", "''")}'`,
+      ]);
+      const lockedUntil = Number(until);
+      const wait = Number.isFinite(lockedUntil) ? lockedUntil - Date.now() : 0;
+      await sleep(Math.max(0, Math.min(wait, 60_000)) + 1_000);
+      const res = await call('POST', sent.path, sent.body, key).catch(() => null);
+      const text = res ? await res.text() : 'no answer';
+      const answer = res && res.status < 300 ? (JSON.parse(text) as { id?: string }) : null;
+      if (answer?.id === sent.id) {
+        outcome = 'served';
+        break;
+      }
+      outcome = `answered ${res?.status ?? 'nothing'}: ${text.slice(0, 160)}`;
+      if (!(res?.status === 409 && /still being processed/.test(text))) {
+        break;
+      }
+    }
+    if (outcome === 'served') {
       report.lapsedKeysServed++;
+    } else {
+      report.stuckKeys.push(`${key} (acknowledged ${sent.id}) ${outcome}`);
     }
   }
   receiver.close();

@@ -52,7 +52,7 @@ export function renderFigures(
     `| \`PAYMENT_ORDER.CLOSED\` webhooks expected / delivered and verified / delivered more than once | ${report.webhooks.expected} / ${report.webhooks.delivered} / ${report.webhooks.duplicated} |`,
     `| badly signed deliveries | ${report.badSignatures} |`,
     `| 5xx answers | ${serverErrors || 'none'} |`,
-    `| idempotency keys a retry could not use after their lock / left in flight but served | ${report.stuckKeys} / ${report.lapsedKeysServed} |`,
+    `| idempotency keys a retry could not use after their lock / left in flight but served | ${report.stuckKeys.length} / ${report.lapsedKeysServed} |`,
     `| restart to ready p50 / p99 / max | ${at(0.5)} / ${at(0.99)} / ${Math.round(restarts.at(-1) ?? 0)} ms |`,
   ];
   return lines.join('\n');

@@ -59,7 +59,7 @@ try {
     report.backwards.length +
     report.missingWebhooks.length +
     report.badSignatures +
-    report.stuckKeys +
+    report.stuckKeys.length +
     report.cardRecovery.stillOpen.length +
     report.chargedNotPaid.length +
     (report.serverErrors['500'] ?? 0) +
