@@ -4,10 +4,11 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import pino from 'pino';
-import type { Config } from './config/config.ts';
+import type { Config, EvmNetwork } from './config/config.ts';
 import { ConfigError } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
+import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
@@ -25,6 +26,7 @@ import { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
 import { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
+import { ChainObserver } from './domain/payment-orders/chain-observer.ts';
 import { PaymentOrderService } from './domain/payment-orders/payment-order.service.ts';
 import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
 import type { Clock } from './domain/shared/clock.ts';
@@ -46,7 +48,12 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
 import { EsploraWatcher, LiveChains } from './providers/crypto-onchain/chain-watchers.ts';
+import type { EvmNetworkTokens } from './providers/crypto-onchain/crypto-onchain.provider.ts';
+import { MAINNET_TOKENS } from './providers/crypto-onchain/crypto-onchain.provider.ts';
 import { EsploraClient } from './providers/crypto-onchain/esplora.ts';
+import { EvmRpcClient } from './providers/crypto-onchain/evm-rpc.ts';
+import type { ChainScanStore } from './providers/crypto-onchain/evm-watcher.ts';
+import { EvmWatcher } from './providers/crypto-onchain/evm-watcher.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
 import { paymentKeyChecks } from './providers/payment-key-checks.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -65,6 +72,8 @@ export type Cobro = {
   clocks: TestClocks;
   /** The webhook sender: `tick()` claims and starts due deliveries, `idle()` waits for them. */
   delivery: WebhookDeliveryJob;
+  /** Settles crypto orders from their chains (a job; tests call it). */
+  chainObserver: ChainObserver;
   /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
   runJobs(): Promise<void>;
   logger: Logger;
@@ -80,19 +89,49 @@ export type CobroOverrides = {
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
 
+/** The EVM networks' chain ids and token contracts: mainnet's, with the operator's overrides. */
+function evmNetworks(config: Config): Record<string, EvmNetworkTokens> {
+  const out: Record<string, EvmNetworkTokens> = {};
+  for (const [network, mainnet] of Object.entries(MAINNET_TOKENS)) {
+    const given = config.chains.evm[network as EvmNetwork];
+    out[network] = {
+      chainId: given?.chainId ?? mainnet.chainId,
+      contracts: { ...mainnet.contracts, ...given?.tokens },
+    };
+  }
+  return out;
+}
+
 /** Live mode's chain sources, from the operator's settings (never from a request). */
-function liveChains(config: Config): LiveChains {
+function liveChains(
+  config: Config,
+  networks: Record<string, EvmNetworkTokens>,
+  store: ChainScanStore,
+  decimalsOf: (currency: string) => number,
+  logger: Logger,
+): LiveChains {
   const { bitcoinEsploraUrl, pollMs, timeoutMs } = config.chains;
-  return new LiveChains({
-    ...(bitcoinEsploraUrl
-      ? {
-          bitcoin: new EsploraWatcher(new EsploraClient({ baseUrl: bitcoinEsploraUrl, timeoutMs }), {
-            now: () => Date.now(),
-            pollMs,
-          }),
-        }
-      : {}),
-  });
+  const sources: Record<string, EsploraWatcher | EvmWatcher> = {};
+  if (bitcoinEsploraUrl) {
+    sources.bitcoin = new EsploraWatcher(new EsploraClient({ baseUrl: bitcoinEsploraUrl, timeoutMs }), {
+      now: () => Date.now(),
+      pollMs,
+    });
+  }
+  for (const [network, given] of Object.entries(config.chains.evm)) {
+    const tokens = networks[network];
+    if (given.rpcUrl && tokens) {
+      sources[network] = new EvmWatcher(new EvmRpcClient({ url: given.rpcUrl, timeoutMs }), store, {
+        network,
+        chainId: tokens.chainId,
+        tokens: Object.fromEntries(Object.entries(tokens.contracts).map(([c, a]) => [c, a.toLowerCase()])),
+        decimalsOf,
+        onReorg: (fork, from) =>
+          logger.warn({ network, fork, from }, 'chain reorganised: transfers above the fork are scanned again'),
+      });
+    }
+  }
+  return new LiveChains(sources);
 }
 
 export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
@@ -152,6 +191,8 @@ async function checkDurability(database: OpenDatabase, logger: Logger): Promise<
 
 /** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
 const MAX_CARD_DECLINES = 5;
+/** How long an expired crypto order's address is still watched for a late payment (BTCPay Server's default too). */
+const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
 
 const REDACTED = '[Redacted]';
 const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
@@ -251,11 +292,19 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const clocks = new TestClocks(clock, uow);
   await clocks.refresh();
   const clockFor = (who: { merchantId: string; mode: 'test' | 'live' }) => clocks.clockFor(who);
+  const evmTokens = evmNetworks(config);
   const providers = createProviders(currencies, () => clock.now(), {
     processorStore: new KyselyTestProcessorStore(database.db, database.write),
     requiredConfirmations: (network) =>
       config.chains.confirmations[network as keyof Config['chains']['confirmations']] ?? 2,
-    liveChains: liveChains(config),
+    liveChains: liveChains(
+      config,
+      evmTokens,
+      new KyselyChainScanStore(database.db, database.write),
+      (code) => currencies.get(code)?.decimals ?? 2,
+      logger,
+    ),
+    evmNetworks: evmTokens,
   });
   const addressPolicy: AddressPolicy = {
     allowPrivate: config.webhooks.allowPrivateNetworks,
@@ -299,8 +348,6 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       cardLockMs: config.cardRecoveryAfterMs,
       maxCardDeclines: MAX_CARD_DECLINES,
       validateCard: checkCard,
-      onChainError: (network, error) =>
-        logger.warn({ err: error, network }, 'chain source failed: its open orders wait for the next poll'),
     },
     (repos, event) => webhooks.publish(repos, event),
   );
@@ -325,9 +372,30 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   });
   subscriptions.useCharger(orders);
   const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
+  const chainObserver = new ChainObserver(
+    uow,
+    { test: providers.chain, live: providers.liveChain },
+    (order, received) => orders.confirm(order, received),
+    {
+      now: () => clock.now().getTime(),
+      lateWindowMs: LATE_PAYMENT_WINDOW_MS,
+      limit: 500,
+      onChainError: (mode, network, error) =>
+        logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
+    },
+  );
   const runJobs = async () => {
     await orders.syncPendingCards();
-    await orders.observeChain();
+    await chainObserver.observe('test');
+    await chainObserver.observe('live');
+    await orders.expireDue();
+    await subscriptions.runBilling();
+    await sendQueuedEmails(uow, mailTransport, clock, logger);
+  };
+  // The periodic run: runJobs without the live chains, which have a job of their own.
+  const paymentJobs = async () => {
+    await orders.syncPendingCards();
+    await chainObserver.observe('test');
     await orders.expireDue();
     await subscriptions.runBilling();
     await sendQueuedEmails(uow, mailTransport, clock, logger);
@@ -394,7 +462,11 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {
     jobs.add({ name: 'webhooks', everyMs: 100, run: () => delivery.tick() });
-    jobs.add({ name: 'payments', everyMs: 1000, run: runJobs });
+    jobs.add({ name: 'payments', everyMs: 1000, run: paymentJobs });
+    // Live chains are the outside world's nodes: asked at the operator's pace, and backed off alone when they fail.
+    if (providers.liveChain.watchesAny()) {
+      jobs.add({ name: 'chains', everyMs: config.chains.pollMs, run: () => chainObserver.observe('live') });
+    }
     jobs.add({ name: 'test-clocks', everyMs: 2000, run: () => clocks.refresh() });
   }
 
@@ -405,6 +477,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     providers,
     clocks,
     delivery,
+    chainObserver,
     runJobs,
     logger,
     async close() {

@@ -43,7 +43,15 @@ export type Config = {
     bitcoinEsploraUrl: string | null;
     /** Confirmations a payment needs before its order closes, by network. */
     confirmations: Record<'bitcoin' | 'ethereum' | 'polygon' | 'base', number>;
-    /** How often an open live order's address is asked about. */
+    /**
+     * EVM networks: a JSON-RPC node each (null: not watched in live mode), and overrides of the
+     * chain id and token contracts (defaults: mainnet) for a testnet or a local chain.
+     */
+    evm: Record<
+      EvmNetwork,
+      { rpcUrl: string | null; chainId: number | null; tokens: Partial<Record<'USDC' | 'USDT', string>> }
+    >;
+    /** How often live chains are looked at (an open live order's address, a network's new blocks). */
     pollMs: number;
     /** Per call to a chain source. */
     timeoutMs: number;
@@ -118,6 +126,44 @@ function httpUrl(env: Env, name: string): string | null {
     throw new ConfigError(`${name} must be an http(s) URL without a query, got "${raw}"`);
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+export type EvmNetwork = 'ethereum' | 'polygon' | 'base';
+
+/**
+ * EVM_RPC_URL_<NETWORK> (a query is allowed: hosted nodes put their key there, so the URL is
+ * never logged), EVM_CHAIN_ID_<NETWORK>, EVM_TOKEN_<NETWORK>_<USDC|USDT>.
+ */
+function evmNetwork(env: Env, suffix: string): Config['chains']['evm'][EvmNetwork] {
+  const name = `EVM_RPC_URL_${suffix}`;
+  const raw = text(env, name);
+  let rpcUrl: string | null = null;
+  if (raw !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be an http(s) URL`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hash) {
+      throw new ConfigError(`${name} must be an http(s) URL without a fragment`);
+    }
+    rpcUrl = url.toString();
+  }
+  const tokens: Partial<Record<'USDC' | 'USDT', string>> = {};
+  for (const token of ['USDC', 'USDT'] as const) {
+    const key = `EVM_TOKEN_${suffix}_${token}`;
+    const address = text(env, key);
+    if (address !== undefined) {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
+        throw new ConfigError(`${key} must be a contract address (0x and 40 hex digits), got "${address}"`);
+      }
+      tokens[token] = address.toLowerCase();
+    }
+  }
+  const chainId =
+    text(env, `EVM_CHAIN_ID_${suffix}`) === undefined ? null : integer(env, `EVM_CHAIN_ID_${suffix}`, 1, 1, 2 ** 32);
+  return { rpcUrl, chainId, tokens };
 }
 
 function list(env: Env, name: string): string[] {
@@ -242,6 +288,11 @@ export function loadConfig(env: Env = process.env): Config {
         ethereum: integer(env, 'ETHEREUM_CONFIRMATIONS', 2, 1, 1000),
         polygon: integer(env, 'POLYGON_CONFIRMATIONS', 2, 1, 1000),
         base: integer(env, 'BASE_CONFIRMATIONS', 2, 1, 1000),
+      },
+      evm: {
+        ethereum: evmNetwork(env, 'ETHEREUM'),
+        polygon: evmNetwork(env, 'POLYGON'),
+        base: evmNetwork(env, 'BASE'),
       },
       pollMs: integer(env, 'CHAIN_POLL_SECONDS', 15, 1, 3600) * 1000,
       timeoutMs: integer(env, 'CHAIN_TIMEOUT_MS', 10_000, 100, 120_000),

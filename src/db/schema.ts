@@ -138,6 +138,7 @@ export type PaymentOrdersTable = {
   refunded_at: bigint | null;
   period_index: bigint | null;
   period_attempt: bigint | null;
+  chain_progress: string | null;
 };
 
 export type RecurrentPaymentsTable = {
@@ -388,6 +389,24 @@ export type TestCardChargesTable = {
   created_at: bigint;
 };
 
+export type ChainCursorsTable = {
+  network: string;
+  block_number: bigint;
+  block_hash: string;
+  checkpoints: string;
+  updated_at: bigint;
+};
+export type ChainTransfersTable = {
+  network: string;
+  tx_hash: string;
+  log_index: bigint;
+  block_number: bigint;
+  block_hash: string;
+  contract: string;
+  to_address: string;
+  amount: string;
+};
+
 export type Database = {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -417,5 +436,7 @@ export type Database = {
   dashboard_days: DashboardDaysTable;
   dashboard_day_methods: DashboardDayMethodsTable;
   test_card_tokens: TestCardTokensTable;
+  chain_cursors: ChainCursorsTable;
+  chain_transfers: ChainTransfersTable;
   test_card_charges: TestCardChargesTable;
 };

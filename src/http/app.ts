@@ -269,7 +269,13 @@ export async function buildApp(deps: RouteDeps, options: AppOptions): Promise<Fa
               chains: Object.fromEntries(
                 Object.entries(chains).map(([network, c]) => [
                   network,
-                  { ok: c.lastError === null, tip_height: c.tipHeight, errors: c.errors, last_error: c.lastError },
+                  {
+                    ok: c.lastError === null,
+                    tip_height: c.tipHeight,
+                    ...(c.lagBlocks === null ? {} : { scan_lag_blocks: c.lagBlocks }),
+                    errors: c.errors,
+                    last_error: c.lastError,
+                  },
                 ]),
               ),
             },

@@ -11,6 +11,7 @@ import type { TestProcessorStore } from './card/test-card-processor.ts';
 import { TestCardProcessor } from './card/test-card-processor.ts';
 import { CashProvider } from './cash/cash.provider.ts';
 import { LiveChains } from './crypto-onchain/chain-watchers.ts';
+import type { EvmNetworkTokens } from './crypto-onchain/crypto-onchain.provider.ts';
 import { CryptoOnchainProvider, TestChain } from './crypto-onchain/crypto-onchain.provider.ts';
 import { PixProvider } from './pix/pix.provider.ts';
 
@@ -37,6 +38,8 @@ export function createProviders(
     processorStore?: TestProcessorStore;
     /** Live mode's chain sources; none: no live crypto order can be opened. */
     liveChains?: LiveChains;
+    /** EVM chain ids and token contracts (mainnet's when not given). */
+    evmNetworks?: Record<string, EvmNetworkTokens>;
   } = {},
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.get(code)?.decimals ?? 2;
@@ -51,8 +54,11 @@ export function createProviders(
     card: new CardProvider({ test: testProcessor, live: null }, now),
     push: {
       PIX: new PixProvider(),
-      CRYPTO_ONCHAIN: new CryptoOnchainProvider(decimalsOf, options.requiredConfirmations ?? (() => 2), (network) =>
-        liveChains.watches(network),
+      CRYPTO_ONCHAIN: new CryptoOnchainProvider(
+        decimalsOf,
+        options.requiredConfirmations ?? (() => 2),
+        (network) => liveChains.watches(network),
+        options.evmNetworks,
       ),
       BANK_TRANSFER: new BankTransferProvider(decimalsOf),
       CASH: new CashProvider(decimalsOf),

@@ -131,7 +131,7 @@ describeBackends('every job with three workers on one database', (build) => {
       chain.send(ins.network, ins.address, 20_000_000n, ins.required_confirmations);
       ids.push(order.id);
     }
-    await onEveryWorker(instances, (w) => w.cobro.services.orders.observeChain());
+    await onEveryWorker(instances, (w) => w.cobro.chainObserver.observe('test'));
     for (const id of ids) {
       const order = await getOrder(first.app, first.merchant, id);
       assert.equal(order.status, 'CLOSED');

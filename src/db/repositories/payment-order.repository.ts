@@ -3,6 +3,7 @@ import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
 import type { PaymentAnomaly, PaymentOrderStatus } from '../../domain/payment-orders/payment-order.status.ts';
 import type {
+  ChainProgress,
   PaymentInstructions,
   PaymentOrder,
   PaymentOrderChanges,
@@ -54,11 +55,26 @@ function toOrder(row: PaymentOrdersTable): PaymentOrder {
     refundedAt: num(row.refunded_at),
     periodIndex: num(row.period_index),
     periodAttempt: num(row.period_attempt),
+    chainProgress: row.chain_progress === null ? null : decodeProgress(row.chain_progress),
   };
+}
+
+function decodeProgress(text: string): ChainProgress {
+  const raw = JSON.parse(text) as { seen_minor: string; confirmations: number };
+  return { seenMinor: BigInt(raw.seen_minor), confirmations: raw.confirmations };
 }
 
 function changesToRow(c: PaymentOrderChanges): Partial<PaymentOrdersTable> {
   const row: Partial<PaymentOrdersTable> = {};
+  if (c.chainProgress !== undefined) {
+    row.chain_progress =
+      c.chainProgress === null
+        ? null
+        : JSON.stringify({
+            seen_minor: c.chainProgress.seenMinor.toString(),
+            confirmations: c.chainProgress.confirmations,
+          });
+  }
   if (c.anomaly !== undefined) {
     row.anomaly = c.anomaly;
   }
@@ -252,6 +268,24 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       .selectAll()
       .where('status', '=', 'OPENED')
       .where('payment_method_type', '=', type)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+
+  async listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('payment_method_type', '=', 'CRYPTO_ONCHAIN')
+      .where('mode', '=', mode)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'OPENED'),
+          eb.and([eb('status', '=', 'EXPIRED'), eb('expired_at', '>=', BigInt(expiredSince))]),
+        ]),
+      )
       .orderBy('created_at')
       .limit(limit)
       .execute();

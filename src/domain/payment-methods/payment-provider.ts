@@ -99,10 +99,19 @@ export interface CardPaymentProvider {
   refund(ref: string, mode: Mode): Promise<{ ok: true } | { ok: false; error: ProviderError }>;
 }
 
-/** A blockchain observer: what an address has received and how deeply confirmed. */
+/** One payment to an address, in the token's base units, and how deeply confirmed. */
+export type ChainPayment = { txid: string; amountBaseUnits: bigint; confirmations: number };
+
+/** An address watched for payments in `currency` (a token: another token's transfers to it do not count). */
+export type ChainWatch = { address: string; currency: string };
+
+/** A blockchain observer: what addresses have received and how deeply confirmed. */
 export interface ChainWatcher {
-  received(
-    network: string,
-    address: string,
-  ): Promise<{ txid: string; amountBaseUnits: bigint; confirmations: number }[]>;
+  /**
+   * Reads where the chains stand now. Called before the orders to watch are listed, so that an
+   * order opened after it is paid later than what it read, and is seen on the next look.
+   */
+  refresh?(): Promise<void>;
+  /** Every payment to each watched address on `network`, keyed by the address as given. */
+  received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, ChainPayment[]>>;
 }

@@ -50,9 +50,10 @@ export type PaymentOrderOptions = {
     card: CardInput,
     now: Date,
   ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
-  /** A chain source failed while orders were being watched: told once per network and run. */
-  onChainError?: (network: string, error: unknown) => void;
 };
+
+/** An EXPIRED order whose payment, arriving late, is recorded as PAID_LATE: none yet, a part, or an earlier late part. */
+const LATE_RECORDABLE = new Set<string>(['NONE', 'UNDERPAID', 'PAID_LATE']);
 
 const CARD_FIELDS: Record<string, string> = {
   number: 'card.number',
@@ -465,8 +466,9 @@ export class PaymentOrderService {
       if (!current) {
         throw notFound('payment order');
       }
-      if (current.status === 'EXPIRED' && current.anomaly === 'NONE') {
-        // Committed, then reported: the money arrived and must not be forgotten.
+      if (current.status === 'EXPIRED' && LATE_RECORDABLE.has(current.anomaly)) {
+        // Committed, then reported: the money arrived and must not be forgotten (a later top-up
+        // of an address watched after expiry updates the amount).
         await repos.orders.update(current.id, 'EXPIRED', { anomaly: 'PAID_LATE', receivedAmountMinor: amount }, now);
         return 'LATE';
       }
@@ -757,43 +759,6 @@ export class PaymentOrderService {
       }
     }
   }
-
-  /**
-   * Looks at the chain for every open crypto order (test mode's simulated one, or live mode's
-   * sources) and confirms what has enough confirmations. A source that fails skips its orders
-   * this time; the other networks, and the jobs that run after this one, go on.
-   */
-  async observeChain(): Promise<void> {
-    const failed = new Map<string, unknown>();
-    for (const order of await this.uow.read.orders.listOpenedByType('CRYPTO_ONCHAIN', 500)) {
-      const ins = order.instructions;
-      if (ins?.type !== 'CRYPTO_ONCHAIN') {
-        continue;
-      }
-      const chain = order.mode === 'live' ? this.providers.liveChain : this.providers.chain;
-      let txs: Awaited<ReturnType<ChainWatcher['received']>>;
-      try {
-        txs = await chain.received(ins.network, ins.address);
-      } catch (error) {
-        failed.set(`${order.mode}:${ins.network}`, error);
-        continue;
-      }
-      const confirmed = txs
-        .filter((t) => t.confirmations >= ins.required_confirmations)
-        .reduce((sum, t) => sum + t.amountBaseUnits, 0n);
-      if (confirmed === 0n || confirmed === order.receivedAmountMinor) {
-        continue;
-      }
-      await this.confirm(order, confirmed).catch((error: unknown) => {
-        if (!(error instanceof AppError)) {
-          throw error;
-        }
-      });
-    }
-    for (const [network, error] of failed) {
-      this.options.onChainError?.(network, error);
-    }
-  }
 }
 
 /** What a new order takes from its caller; every other member starts the same for all orders. */
@@ -826,6 +791,7 @@ function newOpenedOrder({ method, now, ...given }: OpenedOrderInput): PaymentOrd
     paymentMethodId: method.id,
     paymentMethodType: method.type,
     receivedAmountMinor: null,
+    chainProgress: null,
     status: 'OPENED',
     anomaly: 'NONE',
     failureCode: null,

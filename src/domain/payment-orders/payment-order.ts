@@ -76,7 +76,12 @@ export type PaymentOrder = {
   periodIndex: number | null;
   /** For renewal charges: the try within the period (1, then retries); null for the checkout's own order. */
   periodAttempt: number | null;
+  /** Crypto: what the chain watcher has seen so far, for the payer's page (null before anything). */
+  chainProgress: ChainProgress | null;
 };
+
+/** The payments seen to a crypto order's address, in the charged currency, and the confirmations of the least confirmed. */
+export type ChainProgress = { seenMinor: bigint; confirmations: number };
 
 export type PaymentOrderFilter = {
   checkoutPreferenceId?: string;
@@ -104,6 +109,7 @@ export type PaymentOrderChanges = Partial<
     | 'expiredAt'
     | 'closedAt'
     | 'refundedAt'
+    | 'chainProgress'
   >
 >;
 
@@ -131,6 +137,8 @@ export interface PaymentOrderRepository {
   listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]>;
   /** OPENED orders of one method type (chain watcher, provider sync). */
   listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]>;
+  /** Crypto orders of `mode` whose address is watched: OPENED, or EXPIRED at or after `expiredSince` (late payments). */
+  listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]>;
   countRejectedCardOrders(preferenceId: string): Promise<number>;
   /** The renewal order for one try of one period, if it was opened. */
   getRenewal(recurrentPaymentId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;

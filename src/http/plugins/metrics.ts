@@ -34,6 +34,19 @@ export function createHttpMetrics(chains?: () => Record<string, ChainSourceStatu
         }
       },
     });
+    new Gauge({
+      name: 'cobro_chain_scan_lag_blocks',
+      help: 'Blocks between the tip and where the scan of its transfers stands, by network (block-scanning sources)',
+      labelNames: ['network'] as const,
+      registers: [registry],
+      collect() {
+        for (const [network, status] of Object.entries(chains())) {
+          if (status.lagBlocks !== null) {
+            this.set({ network }, status.lagBlocks);
+          }
+        }
+      },
+    });
     new Counter({
       name: 'cobro_chain_rpc_errors_total',
       help: 'Calls to a chain source that failed (no answer, error status, oversized or malformed answer, tip going backwards), by network',

@@ -1,8 +1,8 @@
-import type { ChainWatcher } from '../../domain/payment-methods/payment-provider.ts';
+import type { ChainPayment, ChainWatch, ChainWatcher } from '../../domain/payment-methods/payment-provider.ts';
+import { ChainSourceError } from './chain-http.ts';
 import type { EsploraClient } from './esplora.ts';
-import { ChainSourceError } from './esplora.ts';
 
-type Received = Awaited<ReturnType<ChainWatcher['received']>>;
+type Received = ChainPayment[];
 
 /** How a chain source is doing, for `/ready` and the metrics. */
 export type ChainSourceStatus = {
@@ -12,6 +12,8 @@ export type ChainSourceStatus = {
   errors: number;
   /** The last call's failure, or null when the last call succeeded. */
   lastError: string | null;
+  /** Blocks between the tip and where the scan stands (sources that scan blocks; null for others). */
+  lagBlocks: number | null;
 };
 
 /** Addresses remembered between polls at most (older answers are dropped first). */
@@ -42,7 +44,16 @@ export class EsploraWatcher implements ChainWatcher {
     },
   ) {}
 
-  async received(network: string, address: string): Promise<Received> {
+  /** Each address asked in turn (Esplora answers per address); the first failure fails them all. */
+  async received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, Received>> {
+    const out = new Map<string, Received>();
+    for (const watch of watches) {
+      out.set(watch.address, await this.receivedAt(network, watch.address));
+    }
+    return out;
+  }
+
+  async receivedAt(network: string, address: string): Promise<Received> {
     if (network !== 'bitcoin') {
       throw new ChainSourceError(`the Esplora source watches bitcoin, not ${network}`);
     }
@@ -87,6 +98,7 @@ export class EsploraWatcher implements ChainWatcher {
       tipHeight: this.highestTip > 0 ? this.highestTip : null,
       errors: this.errors,
       lastError: this.failure ? String((this.failure.error as Error)?.message ?? this.failure.error) : null,
+      lagBlocks: null,
     };
   }
 
@@ -125,15 +137,25 @@ export class LiveChains implements ChainWatcher {
     return out;
   }
 
+  watchesAny(): boolean {
+    return Object.keys(this.byNetwork).length > 0;
+  }
+
   watches(network: string): boolean {
     return this.byNetwork[network] !== undefined;
   }
 
-  received(network: string, address: string): Promise<Received> {
+  async refresh(): Promise<void> {
+    // Each source keeps its own failure (and reports it when asked what it received): one
+    // network's outage does not hold up the others.
+    await Promise.all(Object.values(this.byNetwork).map((w) => w?.refresh?.().catch(() => undefined)));
+  }
+
+  received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, Received>> {
     const watcher = this.byNetwork[network];
     if (!watcher) {
       return Promise.reject(new ChainSourceError(`no chain source is configured for ${network}`));
     }
-    return watcher.received(network, address);
+    return watcher.received(network, watches);
   }
 }

@@ -1,4 +1,6 @@
 import type {
+  ChainPayment,
+  ChainWatch,
   ChainWatcher,
   InitiateInput,
   PushPaymentProvider,
@@ -7,8 +9,11 @@ import { formatMinor } from '../../domain/shared/money.ts';
 import { deriveBtcAddress, deriveEvmAddress } from './derivation.ts';
 import { bip21Uri, eip681Erc20TransferUri } from './payment-uri.ts';
 
-/** ERC-20 contracts of the stablecoins the catalogue offers, by network. */
-const TOKENS: Record<string, { chainId: number; contracts: Record<string, string> }> = {
+/** An EVM network as orders and watchers see it: its chain id and the ERC-20 contract of each currency. */
+export type EvmNetworkTokens = { chainId: number; contracts: Record<string, string> };
+
+/** ERC-20 contracts of the stablecoins the catalogue offers, by network, on mainnet (operators may override them). */
+export const MAINNET_TOKENS: Readonly<Record<string, EvmNetworkTokens>> = {
   ethereum: {
     chainId: 1,
     contracts: {
@@ -34,6 +39,7 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
     private readonly requiredConfirmations: (network: string) => number,
     /** Whether live mode watches a network: an address nobody watches is never handed to a payer. */
     private readonly watchedLive: (network: string) => boolean,
+    private readonly evmNetworks: Readonly<Record<string, EvmNetworkTokens>> = MAINNET_TOKENS,
   ) {}
 
   prepare(input: InitiateInput): ReturnType<PushPaymentProvider['prepare']> {
@@ -71,7 +77,7 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
           },
         };
       }
-      const token = TOKENS[network];
+      const token = this.evmNetworks[network];
       const contract = token?.contracts[input.charged.currency];
       if (!token || !contract) {
         return {
@@ -155,7 +161,12 @@ export class TestChain implements ChainWatcher {
     }
   }
 
-  async received(network: string, address: string) {
-    return (this.txs.get(`${network}:${address.toLowerCase()}`) ?? []).map((t) => ({ ...t }));
+  async received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, ChainPayment[]>> {
+    return new Map(
+      watches.map((w) => [
+        w.address,
+        (this.txs.get(`${network}:${w.address.toLowerCase()}`) ?? []).map((t) => ({ ...t })),
+      ]),
+    );
   }
 }

@@ -47,6 +47,11 @@ test('an empty environment gives the documented defaults', () => {
     chains: {
       bitcoinEsploraUrl: null,
       confirmations: { bitcoin: 2, ethereum: 2, polygon: 2, base: 2 },
+      evm: {
+        ethereum: { rpcUrl: null, chainId: null, tokens: {} },
+        polygon: { rpcUrl: null, chainId: null, tokens: {} },
+        base: { rpcUrl: null, chainId: null, tokens: {} },
+      },
       pollMs: 15_000,
       timeoutMs: 10_000,
     },
@@ -151,4 +156,23 @@ test('chain sources are http(s) URLs chosen by the operator, and confirmations a
   assert.equal(config.chains.bitcoinEsploraUrl, 'https://blockstream.info/api');
   assert.equal(config.chains.confirmations.bitcoin, 3);
   assert.equal(config.chains.confirmations.ethereum, 2);
+});
+
+test('EVM nodes are http(s) URLs (a key in the query allowed), with the chain id and token contracts overridable per network', () => {
+  for (const bad of ['node.example:8545', 'ws://node.example', 'https://node.example/#x']) {
+    refuses({ EVM_RPC_URL_BASE: bad }, 'EVM_RPC_URL_BASE');
+  }
+  refuses({ EVM_TOKEN_ETHEREUM_USDC: '0x1234' }, 'EVM_TOKEN_ETHEREUM_USDC');
+  refuses({ EVM_CHAIN_ID_POLYGON: 'mainnet' }, 'EVM_CHAIN_ID_POLYGON');
+  const config = loadConfig({
+    EVM_RPC_URL_ETHEREUM: 'https://mainnet.node.example/v3?key=abc',
+    EVM_CHAIN_ID_ETHEREUM: '11155111',
+    EVM_TOKEN_ETHEREUM_USDC: '0x1C7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+  });
+  assert.deepEqual(config.chains.evm.ethereum, {
+    rpcUrl: 'https://mainnet.node.example/v3?key=abc',
+    chainId: 11155111,
+    tokens: { USDC: '0x1c7d4b196cb0c7b01d743fbc6116a902379c7238' },
+  });
+  assert.equal(config.chains.evm.base.rpcUrl, null);
 });

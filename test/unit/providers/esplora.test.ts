@@ -29,7 +29,7 @@ function watcherOn(fake: FakeEsplora, options: { timeoutMs?: number; maxResponse
     later() {
       now += 1_001;
     },
-    received: () => watcher.received('bitcoin', ADDRESS),
+    received: () => watcher.receivedAt('bitcoin', ADDRESS),
   };
 }
 

@@ -1,0 +1,252 @@
+import type { ChainPayment, ChainWatch } from '../../domain/payment-methods/payment-provider.ts';
+import { ChainSourceError } from './chain-http.ts';
+import type { ChainSourceStatus } from './chain-watchers.ts';
+import type { EvmRpcClient, TokenTransfer } from './evm-rpc.ts';
+
+/** The end of a scan: a block and its hash, with the ends of the scans before it (newest first). */
+export type ScanCursor = { block: number; hash: string; checkpoints: { block: number; hash: string }[] };
+
+/** Where an EVM network's scan stands, and the transfers it found (migration 0015). */
+export interface ChainScanStore {
+  cursor(network: string): Promise<ScanCursor | null>;
+  /**
+   * Moves the cursor from `expected` (null: the network has none yet) to `next` and records
+   * `transfers`, in one transaction; false, with nothing written, when another process moved
+   * the cursor first (several workers scan the same chain, and one write wins).
+   */
+  advance(network: string, expected: ScanCursor | null, next: ScanCursor, transfers: TokenTransfer[]): Promise<boolean>;
+  /** Forgets the transfers above `fork.block` and moves the cursor back to `fork`, if it is still at `expected`. */
+  rewind(network: string, expected: ScanCursor, fork: ScanCursor): Promise<boolean>;
+  /** The transfers recorded to `addresses` (lowercase). */
+  transfersTo(network: string, addresses: string[]): Promise<TokenTransfer[]>;
+}
+
+export type EvmWatcherOptions = {
+  network: string;
+  /** The chain the node must be on: a node of another chain is refused, never believed. */
+  chainId: number;
+  /** The token contract of each currency watched on this network (lowercase addresses). */
+  tokens: Readonly<Record<string, string>>;
+  /** The catalogue's decimals of a currency: each contract's own must agree, or nothing is counted. */
+  decimalsOf: (currency: string) => number;
+  /** Blocks per eth_getLogs call at most. */
+  maxRange?: number;
+  /** Ranges scanned per tick at most, so one tick stays short while a long outage is caught up. */
+  maxRangesPerTick?: number;
+  /** Scan ends remembered to find a fork point; a reorg deeper than the oldest is not seen. */
+  maxCheckpoints?: number;
+  /** Where a network's first scan starts, in blocks before the tip. */
+  initialLookback?: number;
+  /** Recipients per eth_getLogs call at most (one topic list). */
+  addressesPerCall?: number;
+  onTip?: (height: number) => void;
+  onReorg?: (fromBlock: number, toBlock: number) => void;
+};
+
+/**
+ * One EVM network in live mode: ERC-20 `Transfer` logs of the watched tokens to the open orders'
+ * addresses, scanned range by range from where the last scan ended (kept in the database), and
+ * counted with their confirmations from the tip.
+ *
+ * The tip is read by `refresh()`, before the service lists the orders to watch: an order opened
+ * after that is paid in a later block, which the next tick scans with its address. A reorg is
+ * seen when the block a scan ended on has another hash: the scan goes back to the newest end
+ * whose block is unchanged (the fork point), forgets what it recorded above it, and scans again;
+ * an order is only ever closed by what has its required confirmations on the node's best chain.
+ */
+export class EvmWatcher {
+  private tip: number | null = null;
+  private highestTip = 0;
+  private failure: unknown = null;
+  private errors = 0;
+  private verified = false;
+  private lag: number | null = null;
+  private readonly contracts: string[];
+  private readonly currencyOf: Map<string, string>;
+  private readonly maxRange: number;
+  private readonly maxRangesPerTick: number;
+  private readonly maxCheckpoints: number;
+  private readonly initialLookback: number;
+  private readonly addressesPerCall: number;
+
+  constructor(
+    private readonly rpc: EvmRpcClient,
+    private readonly store: ChainScanStore,
+    private readonly options: EvmWatcherOptions,
+  ) {
+    this.currencyOf = new Map(Object.entries(options.tokens).map(([currency, c]) => [c.toLowerCase(), currency]));
+    this.contracts = [...this.currencyOf.keys()];
+    this.maxRange = options.maxRange ?? 500;
+    this.maxRangesPerTick = options.maxRangesPerTick ?? 20;
+    this.maxCheckpoints = options.maxCheckpoints ?? 64;
+    this.initialLookback = options.initialLookback ?? 1_000;
+    this.addressesPerCall = options.addressesPerCall ?? 200;
+  }
+
+  status(): ChainSourceStatus {
+    return {
+      tipHeight: this.highestTip > 0 ? this.highestTip : null,
+      errors: this.errors,
+      lastError: this.failure ? String((this.failure as Error)?.message ?? this.failure) : null,
+      lagBlocks: this.lag,
+    };
+  }
+
+  /** Reads the tip (and, once, checks the node's chain and the tokens' decimals). */
+  async refresh(): Promise<void> {
+    this.tip = null;
+    try {
+      if (!this.verified) {
+        await this.verify();
+      }
+      const tip = await this.rpc.blockNumber();
+      if (tip < this.highestTip) {
+        throw new ChainSourceError(`the tip went backwards, from ${this.highestTip} to ${tip}`);
+      }
+      this.highestTip = tip;
+      this.tip = tip;
+      this.options.onTip?.(tip);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, ChainPayment[]>> {
+    if (network !== this.options.network) {
+      throw new ChainSourceError(`this source watches ${this.options.network}, not ${network}`);
+    }
+    const tip = this.tip;
+    if (tip === null) {
+      throw this.failure ?? new ChainSourceError(`${network} has not been refreshed`);
+    }
+    const addresses = [...new Set(watches.map((w) => w.address.toLowerCase()))];
+    let transfers: TokenTransfer[];
+    try {
+      await this.scan(tip, addresses);
+      transfers = addresses.length > 0 ? await this.store.transfersTo(network, addresses) : [];
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+    this.failure = null;
+    const out = new Map<string, ChainPayment[]>();
+    for (const watch of watches) {
+      const address = watch.address.toLowerCase();
+      out.set(
+        watch.address,
+        transfers
+          .filter((t) => t.to === address && this.currencyOf.get(t.contract) === watch.currency && t.blockNumber <= tip)
+          .map((t) => ({
+            txid: `${t.txHash}:${t.logIndex}`,
+            amountBaseUnits: t.amount,
+            confirmations: tip - t.blockNumber + 1,
+          })),
+      );
+    }
+    return out;
+  }
+
+  private fail(error: unknown): void {
+    this.failure = error;
+    this.errors++;
+  }
+
+  private async verify(): Promise<void> {
+    const chainId = await this.rpc.chainId();
+    if (chainId !== this.options.chainId) {
+      throw new ChainSourceError(
+        `the ${this.options.network} node is on chain ${chainId}, expected ${this.options.chainId}`,
+      );
+    }
+    for (const [contract, currency] of this.currencyOf) {
+      const decimals = await this.rpc.decimals(contract);
+      if (decimals !== this.options.decimalsOf(currency)) {
+        throw new ChainSourceError(
+          `${currency} at ${contract} has ${decimals} decimals, the catalogue ${this.options.decimalsOf(currency)}`,
+        );
+      }
+    }
+    this.verified = true;
+  }
+
+  /** Brings the network's scan up to `tip` (as far as one tick goes), first undoing what a reorg removed. */
+  private async scan(tip: number, addresses: string[]): Promise<void> {
+    const network = this.options.network;
+    const stored = await this.store.cursor(network);
+    let cursor: ScanCursor;
+    if (stored) {
+      cursor = stored;
+    } else {
+      const start = Math.max(0, tip - this.initialLookback);
+      const hash = await this.blockHashOrFail(start);
+      cursor = { block: start, hash, checkpoints: [{ block: start, hash }] };
+      if (!(await this.store.advance(network, null, cursor, []))) {
+        return;
+      }
+    }
+    if ((await this.rpc.blockHash(cursor.block)) !== cursor.hash) {
+      const fork = await this.forkPoint(cursor);
+      this.options.onReorg?.(fork.block, cursor.block);
+      if (!(await this.store.rewind(network, cursor, fork))) {
+        return;
+      }
+      cursor = fork;
+    }
+    for (let ranges = 0; ranges < this.maxRangesPerTick && cursor.block < tip; ranges++) {
+      const from = cursor.block + 1;
+      const to = Math.min(tip, cursor.block + this.maxRange);
+      const hash = await this.rpc.blockHash(to);
+      if (hash === null) {
+        break;
+      }
+      const found: TokenTransfer[] = [];
+      for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
+        found.push(
+          ...(await this.rpc.transfers(this.contracts, addresses.slice(i, i + this.addressesPerCall), from, to)),
+        );
+      }
+      // The logs must come from the chain between the two ends as they were read: if either end
+      // changed meanwhile, a reorg is under way, and the next tick starts by undoing it.
+      const stable =
+        found.every((t) => t.blockNumber !== to || t.blockHash === hash) &&
+        (await this.rpc.blockHash(to)) === hash &&
+        (await this.rpc.blockHash(cursor.block)) === cursor.hash;
+      if (!stable) {
+        break;
+      }
+      const next = {
+        block: to,
+        hash,
+        checkpoints: [{ block: to, hash }, ...cursor.checkpoints].slice(0, this.maxCheckpoints),
+      };
+      if (!(await this.store.advance(network, cursor, next, found))) {
+        break;
+      }
+      cursor = next;
+    }
+    this.lag = Math.max(0, tip - cursor.block);
+  }
+
+  /** The newest scan end still on the node's best chain; past the oldest, the block before it. */
+  private async forkPoint(cursor: ScanCursor): Promise<ScanCursor> {
+    const checkpoints = cursor.checkpoints;
+    for (let i = 0; i < checkpoints.length; i++) {
+      const cp = checkpoints[i] as { block: number; hash: string };
+      if ((await this.rpc.blockHash(cp.block)) === cp.hash) {
+        return { block: cp.block, hash: cp.hash, checkpoints: checkpoints.slice(i) };
+      }
+    }
+    const oldest = checkpoints.at(-1)?.block ?? cursor.block;
+    const block = Math.max(0, oldest - this.maxRange);
+    const hash = await this.blockHashOrFail(block);
+    return { block, hash, checkpoints: [{ block, hash }] };
+  }
+
+  private async blockHashOrFail(block: number): Promise<string> {
+    const hash = await this.rpc.blockHash(block);
+    if (hash === null) {
+      throw new ChainSourceError(`the ${this.options.network} node has no block ${block}`);
+    }
+    return hash;
+  }
+}
