@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+import { test } from 'node:test';
+import { ChainSourceError } from '../../../src/providers/crypto-onchain/chain-http.ts';
+import { EvmRpcClient, TRANSFER_TOPIC } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import type { ChainScanStore, ScanCursor } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+
+// An EVM node is the outside world even when the operator chose it: whatever it answers —
+// errors, garbage, answers too large, logs outside the filter, a tip that goes backwards — a
+// call fails with a ChainSourceError, and nothing it says makes a payment appear. The answers
+// here follow the JSON-RPC shapes of https://ethereum.org/en/developers/docs/apis/json-rpc/.
+
+const TOKEN = '0x1111111111111111111111111111111111111111';
+const PAYEE = '0x2222222222222222222222222222222222222222';
+const HASH = `0x${'ab'.repeat(32)}`;
+
+type Answer = { status?: number; body: string };
+
+async function fakeNode(t: TestContext, answer: (method: string, params: unknown[], id: number) => Answer) {
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+    });
+    req.on('end', () => {
+      const call = JSON.parse(text) as { method: string; params: unknown[]; id: number };
+      const a = answer(call.method, call.params, call.id);
+      res.writeHead(a.status ?? 200, { 'content-type': 'application/json' });
+      res.end(a.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const ok = (id: number, result: unknown): Answer => ({ body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+
+function transferLog(overrides: Record<string, unknown> = {}) {
+  return {
+    address: TOKEN,
+    topics: [TRANSFER_TOPIC, `0x${'0'.repeat(24)}${'3'.repeat(40)}`, `0x${'0'.repeat(24)}${PAYEE.slice(2)}`],
+    data: `0x${(5_000_000n).toString(16).padStart(64, '0')}`,
+    transactionHash: HASH,
+    logIndex: '0x0',
+    blockNumber: '0x10',
+    blockHash: HASH,
+    removed: false,
+    ...overrides,
+  };
+}
+
+test('a Transfer log is read with its recipient, amount and block', async (t) => {
+  const url = await fakeNode(t, (_m, _p, id) => ok(id, [transferLog()]));
+  const transfers = await new EvmRpcClient({ url }).transfers([TOKEN], [PAYEE], 0x10, 0x10);
+  assert.deepEqual(transfers, [
+    {
+      contract: TOKEN,
+      to: PAYEE,
+      amount: 5_000_000n,
+      txHash: HASH,
+      logIndex: 0,
+      blockNumber: 16,
+      blockHash: HASH,
+    },
+  ]);
+});
+
+test('a node that errs, answers garbage, too much, or logs outside the filter fails the call', async (t) => {
+  const cases: [string, (id: number) => Answer, RegExp][] = [
+    ['HTTP 500', () => ({ status: 500, body: 'oops' }), /HTTP 500/],
+    [
+      'a JSON-RPC error',
+      (id) => ({ body: JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32005, message: 'limit exceeded' } }) }),
+      /limit exceeded/,
+    ],
+    ['not JSON', () => ({ body: '<html>' }), /not JSON/],
+    ['an answer to another call', () => ok(999, []), /not a JSON-RPC answer/],
+    ['a huge answer', (id) => ok(id, [{ junk: 'x'.repeat(300_000) }]), /byte limit/],
+    ['not a list', (id) => ok(id, { logs: [] }), /did not answer a list/],
+    ['a malformed log', (id) => ok(id, [transferLog({ data: '0x12' })]), /not an ERC-20 Transfer/],
+    ['another contract', (id) => ok(id, [transferLog({ address: PAYEE })]), /outside the filter/],
+    ['a block outside the range', (id) => ok(id, [transferLog({ blockNumber: '0x99' })]), /outside the filter/],
+    ['a removed log', (id) => ok(id, [transferLog({ removed: true })]), /removed log/],
+  ];
+  for (const [name, answer, message] of cases) {
+    const url = await fakeNode(t, (_m, _p, id) => answer(id));
+    await assert.rejects(
+      new EvmRpcClient({ url, maxResponseBytes: 200_000 }).transfers([TOKEN], [PAYEE], 0x10, 0x10),
+      (error: Error) => error instanceof ChainSourceError && message.test(error.message),
+      name,
+    );
+  }
+});
+
+test('a node that does not answer within the timeout fails the call', async (t) => {
+  const server = http.createServer(() => {
+    // never answers
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await assert.rejects(new EvmRpcClient({ url, timeoutMs: 200 }).blockNumber(), ChainSourceError);
+});
+
+/** A store in memory: the watcher's own bookkeeping, for the unit tests of its reaction to the node. */
+function memoryStore(): ChainScanStore {
+  let cursor: ScanCursor | null = null;
+  return {
+    cursor: async () => cursor,
+    advance: async (_n, expected, next) => {
+      if (expected?.hash !== cursor?.hash) {
+        return false;
+      }
+      cursor = next;
+      return true;
+    },
+    rewind: async (_n, _expected, fork) => {
+      cursor = fork;
+      return true;
+    },
+    transfersTo: async () => [],
+  };
+}
+
+test('a tip that goes backwards is refused until the node is past it again, and shows in the status', async (t) => {
+  let tip = 100;
+  const url = await fakeNode(t, (method, params, id) => {
+    switch (method) {
+      case 'eth_chainId':
+        return ok(id, '0x539');
+      case 'eth_call':
+        return ok(id, `0x${'6'.padStart(64, '0')}`);
+      case 'eth_blockNumber':
+        return ok(id, `0x${tip.toString(16)}`);
+      case 'eth_getBlockByNumber': {
+        const n = Number.parseInt(String(params[0]), 16);
+        return ok(id, { number: params[0], hash: `0x${n.toString(16).padStart(64, '0')}` });
+      }
+      default:
+        return ok(id, []);
+    }
+  });
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+    network: 'base',
+    chainId: 1337,
+    tokens: { USDC: TOKEN },
+    decimalsOf: () => 6,
+  });
+  const watch = [{ address: PAYEE, currency: 'USDC' }];
+  await watcher.refresh();
+  assert.deepEqual(await watcher.received('base', watch), new Map([[PAYEE, []]]));
+  assert.equal(watcher.status().tipHeight, 100);
+  assert.equal(watcher.status().lagBlocks, 0);
+
+  tip = 90;
+  await watcher.refresh();
+  await assert.rejects(watcher.received('base', watch), /tip went backwards, from 100 to 90/);
+  assert.match(watcher.status().lastError ?? '', /backwards/);
+
+  tip = 101;
+  await watcher.refresh();
+  await watcher.received('base', watch);
+  assert.equal(watcher.status().lastError, null);
+  assert.equal(watcher.status().tipHeight, 101);
+});
