@@ -333,7 +333,11 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       logger.warn({ processes }, 'key revoked, but not every running process confirmed it dropped the key in time'),
   });
   const merchants = new MerchantService(uow, clock, credentialWatch);
-  const paymentMethods = new PaymentMethodService(uow, currencies);
+  const paymentMethods = new PaymentMethodService(
+    uow,
+    currencies,
+    (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
+  );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const orders = new PaymentOrderService(
     uow,

@@ -198,6 +198,37 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     assert.ok(Number(after.block_number) > Number(before.block_number));
   });
 
+  test('a live key sees the networks nobody watches as DISABLED, and its checkout does not offer them; a test key sees them all', async (t) => {
+    const setup = await setUp(t);
+    const { ctx, merchant } = setup;
+    const statusOf = async (who: TestMerchant) => {
+      const res = await ctx.app.inject({
+        url: '/v1/payment_methods?type=CRYPTO_ONCHAIN',
+        headers: who.authHeaders,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const methods = res.json().payment_methods as { currency: string; network: { id: string }; status: string }[];
+      return Object.fromEntries(methods.map((m) => [`${m.network.id}:${m.currency}`, m.status]));
+    };
+    const live = await statusOf(merchant);
+    assert.equal(live['base:USDC'], 'ENABLED');
+    assert.equal(live['polygon:USDT'], 'DISABLED');
+    assert.equal(live['bitcoin:BTC'], 'DISABLED');
+    const test = await statusOf(ctx.merchant);
+    assert.ok(Object.values(test).every((s) => s === 'ENABLED'));
+    const pref = await createPreference(ctx.app, merchant, { amount: 20, payment_method_types: ['CRYPTO_ONCHAIN'] });
+    const offered = await ctx.cobro.services.orders.eligibleFor(
+      await ctx.cobro.services.preferences.get(
+        { merchantId: merchant.id, mode: 'live', key: merchant.apiKey },
+        pref.id,
+      ),
+    );
+    assert.deepEqual(
+      offered.map((m) => m.network?.id),
+      ['base'],
+    );
+  });
+
   test('a token whose decimals differ from the catalogue, or a node of another chain, is refused and closes nothing', async (t) => {
     const node = await startEvmNode(t);
     const wrong = await node.deployToken({ decimals: 18, symbol: 'USDC' });

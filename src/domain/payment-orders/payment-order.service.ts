@@ -148,7 +148,9 @@ export class PaymentOrderService {
       types: pref.paymentMethodTypes,
       recurrent: pref.type === 'SUBSCRIPTION',
     };
-    const methods = pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all;
+    const methods = (
+      pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all
+    ).filter((m) => this.methods.availableIn(pref.mode, m));
     return eligibleMethods(methods, query, this.currencies);
   }
 

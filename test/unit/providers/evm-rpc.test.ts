@@ -43,7 +43,7 @@ function transferLog(overrides: Record<string, unknown> = {}) {
   return {
     address: TOKEN,
     topics: [TRANSFER_TOPIC, `0x${'0'.repeat(24)}${'3'.repeat(40)}`, `0x${'0'.repeat(24)}${PAYEE.slice(2)}`],
-    data: `0x${(5_000_000n).toString(16).padStart(64, '0')}`,
+    data: `0x${5_000_000n.toString(16).padStart(64, '0')}`,
     transactionHash: HASH,
     logIndex: '0x0',
     blockNumber: '0x10',

@@ -45,7 +45,9 @@ export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
         ...(q.amount ? { amount: Number(q.amount) } : {}),
         ...(q.allow_recurrent_payment ? { allowRecurrentPayment: q.allow_recurrent_payment === 'true' } : {}),
       });
-      return sendJson(reply, 200, { payment_methods: methods.map((m) => toPaymentMethodResponse(m, currencies)) });
+      // A live key sees what this server can take live: a network nobody watches is DISABLED.
+      const seen = paymentMethods.asSeenIn(req.caller.mode, methods);
+      return sendJson(reply, 200, { payment_methods: seen.map((m) => toPaymentMethodResponse(m, currencies)) });
     },
   );
 };
