@@ -79,6 +79,7 @@ export async function runProcess(role: ProcessRole): Promise<void> {
     process.exit(1);
   }
   const jobs = role.jobs ? 'on' : 'off';
+  let keepAlive: NodeJS.Timeout | null = null;
   if (role.http) {
     await ensureMerchant(cobro, config);
     await cobro.app.listen({ port: config.port, host: config.host });
@@ -87,6 +88,9 @@ export async function runProcess(role: ProcessRole): Promise<void> {
       `Cobro is serving on ${config.publicUrl} (database: ${cobro.database.kind}${role.jobs ? '' : ', jobs off'})\n`,
     );
   } else {
+    // The jobs' timers do not hold the process open (a serving process has its listener, and on
+    // PostgreSQL the pool's connections); a worker on SQLite has nothing else, and would exit.
+    keepAlive = setInterval(() => undefined, 3_600_000);
     cobro.logger.info({ database: cobro.database.kind }, 'cobro worker is running the jobs');
     process.stdout.write(`Cobro worker is running the jobs (database: ${cobro.database.kind})\n`);
   }
@@ -107,6 +111,9 @@ export async function runProcess(role: ProcessRole): Promise<void> {
       await cobro.app.drain({ acceptMs: 200, settleMs: 300, pollMs: 100, deadlineMs: 4_000 });
     }
     await cobro.close();
+    if (keepAlive) {
+      clearInterval(keepAlive);
+    }
     serverLock?.release();
     cobro.logger.flush();
     process.exit(0);

@@ -17,6 +17,7 @@ import { toDocument } from './html.ts';
 import { registerHtmlErrorPages } from './html-errors.ts';
 import type { Messages } from './i18n.ts';
 import { messagesFor, negotiateLocale } from './i18n.ts';
+import { chainProgressText } from './panels/crypto.ts';
 import { renderPanel } from './panels/index.ts';
 import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from './security.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
@@ -427,14 +428,27 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
           return reply.code(404).send(JSON.stringify({ messages: ['payment order not found'], code: 'NOT_FOUND' }));
         }
         const { pref, order } = found;
-        return reply.code(200).send(
-          JSON.stringify({
-            status: order.status,
-            final: isFinal(pref, order),
-            // For polling clients; the page's own script reloads the order page instead, which answers with the 303.
-            redirect_url: order.status === 'OPENED' ? null : payerRedirectUrl(pref, order),
-          }),
-        );
+        const final = isFinal(pref, order);
+        const ins = order.instructions;
+        // Only while a crypto order is open (the one panel with a progress line): every other answer keeps
+        // its three members. Worded by the page's own function in the page's language (the script has no texts).
+        let progress: { progress?: { text: string } | null } = {};
+        if (ins?.type === 'CRYPTO_ONCHAIN' && !final) {
+          const text = chainProgressText(ins, order.chainProgress, messagesOf(req));
+          progress = { progress: text === null ? null : { text } };
+        }
+        return reply
+          .code(200)
+          .header('vary', 'Accept-Language')
+          .send(
+            JSON.stringify({
+              status: order.status,
+              final,
+              // For polling clients; the page's own script reloads the order page instead, which answers with the 303.
+              redirect_url: order.status === 'OPENED' ? null : payerRedirectUrl(pref, order),
+              ...progress,
+            }),
+          );
       });
 
       scope.post<{ Params: OrderParams }>('/:id/orders/:orderId/simulate', hidden, async (req, reply) => {

@@ -120,6 +120,10 @@ export type Messages = {
   network: string;
   openWallet: string;
   confirmations: (n: number) => string;
+  /** Crypto: all that is due was seen on chain, `confirmations` of `required` so far. */
+  chainSeen: (confirmations: number, required: number) => string;
+  /** Crypto: less than is due was seen; amounts already formatted, in the charged currency. */
+  chainPartial: (received: string, due: string, remaining: string, currency: string) => string;
   bankInstructions: string;
   bankName: string;
   accountHolder: string;
@@ -225,6 +229,10 @@ const en: Messages = {
   network: 'Network',
   openWallet: 'Open in wallet',
   confirmations: (n) => `The payment counts once it has ${n} confirmation${n === 1 ? '' : 's'}.`,
+  chainSeen: (confirmations, required) =>
+    `Payment seen — ${confirmations} of ${required} confirmation${required === 1 ? '' : 's'}.`,
+  chainPartial: (received, due, remaining, currency) =>
+    `Received ${received} of ${due} ${currency} — send the remaining ${remaining} ${currency} to the same address.`,
   bankInstructions: 'Make a bank transfer with these details. Quote the reference so your payment can be matched.',
   bankName: 'Bank',
   accountHolder: 'Account holder',
@@ -347,6 +355,10 @@ const es: Messages = {
   network: 'Red',
   openWallet: 'Abrir en la billetera',
   confirmations: (n) => `El pago cuenta cuando tiene ${n} confirmaci${n === 1 ? 'ón' : 'ones'}.`,
+  chainSeen: (confirmations, required) =>
+    `Pago detectado — ${confirmations} de ${required} confirmaci${required === 1 ? 'ón' : 'ones'}.`,
+  chainPartial: (received, due, remaining, currency) =>
+    `Recibimos ${received} de ${due} ${currency} — envía los ${remaining} ${currency} restantes a la misma dirección.`,
   bankInstructions: 'Haz una transferencia con estos datos. Indica la referencia para que podamos identificar tu pago.',
   bankName: 'Banco',
   accountHolder: 'Titular',
@@ -469,6 +481,10 @@ const pt: Messages = {
   network: 'Rede',
   openWallet: 'Abrir na carteira',
   confirmations: (n) => `O pagamento vale depois de ${n} confirmaç${n === 1 ? 'ão' : 'ões'}.`,
+  chainSeen: (confirmations, required) =>
+    `Pagamento detectado — ${confirmations} de ${required} confirmaç${required === 1 ? 'ão' : 'ões'}.`,
+  chainPartial: (received, due, remaining, currency) =>
+    `Recebemos ${received} de ${due} ${currency} — envie os ${remaining} ${currency} restantes para o mesmo endereço.`,
   bankInstructions: 'Faça uma transferência com estes dados. Informe a referência para identificarmos o pagamento.',
   bankName: 'Banco',
   accountHolder: 'Titular',

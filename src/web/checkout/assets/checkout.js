@@ -50,6 +50,7 @@ const poller = document.querySelector('[data-status-url]');
 if (poller) {
   const statusUrl = poller.getAttribute('data-status-url') || '';
   const orderUrl = poller.getAttribute('data-order-url') || '';
+  const progressLine = document.querySelector('[data-chain-progress]');
   let busy = false;
   const timer = setInterval(() => {
     if (busy) {
@@ -64,6 +65,15 @@ if (poller) {
           // The order page answers a closed order with the 303 to the merchant's page (or shows
           // the result): the target never passes through this script.
           window.location.assign(orderUrl);
+          return;
+        }
+        if (progressLine && body && 'progress' in body) {
+          // Null again when a reorg took back all that was seen. Text only: the server's words, never markup.
+          const text = body.progress && typeof body.progress.text === 'string' ? body.progress.text : '';
+          // A live region announces every change, even to the same words: only real changes are written.
+          if (progressLine.textContent !== text) {
+            progressLine.textContent = text;
+          }
         }
       })
       .catch(() => {

@@ -42,11 +42,7 @@ ${progress}
  * The payer's line for what the chain shows so far, or null before anything was seen. One
  * function for the order page and its status poll, so the script shows the page's own words.
  */
-export function chainProgressText(
-  ins: CryptoInstructions,
-  progress: ChainProgress | null,
-  m: Messages,
-): string | null {
+export function chainProgressText(ins: CryptoInstructions, progress: ChainProgress | null, m: Messages): string | null {
   if (progress === null) {
     return null;
   }
