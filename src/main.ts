@@ -126,6 +126,8 @@ function liveChains(
         chainId: tokens.chainId,
         tokens: Object.fromEntries(Object.entries(tokens.contracts).map(([c, a]) => [c, a.toLowerCase()])),
         decimalsOf,
+        // The next poll after a first failure, then twice as long each time, up to 10 minutes.
+        backoffMs: (failures) => Math.min(pollMs * 2 ** (failures - 1) - pollMs / 2, 10 * 60_000),
         onReorg: (fork, from) =>
           logger.warn({ network, fork, from }, 'chain reorganised: transfers above the fork are scanned again'),
       });

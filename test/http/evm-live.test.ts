@@ -198,6 +198,32 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     assert.ok(Number(after.block_number) > Number(before.block_number));
   });
 
+  test('several workers scanning the same chain at once record each transfer once and close the order once', async (t) => {
+    const setup = await setUp(t);
+    const { ctx, node, token, merchant } = setup;
+    const others = await Promise.all(
+      [1, 2].map(() => build(t, { databaseUrl: ctx.config.databaseUrl, env: setupEnv(setup) })),
+    );
+    const workers = [ctx, ...others];
+    const { order, address, units } = await openUsdcOrder(setup);
+    await node.transfer(token, address, units / 2n);
+    await node.transfer(token, address, units - units / 2n);
+    await node.mine(REQUIRED);
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(workers.map((w) => w.cobro.chainObserver.observe('live')));
+    }
+    assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'CLOSED');
+    const transfers = await ctx.cobro.database.db.selectFrom('chain_transfers').selectAll().execute();
+    assert.equal(transfers.length, 2);
+    const closedEvents = await ctx.cobro.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('entity_id', '=', order.id)
+      .where('event_type', '=', 'PAYMENT_ORDER.CLOSED')
+      .execute();
+    assert.equal(closedEvents.length, 1);
+  });
+
   test('a live key sees the networks nobody watches as DISABLED, and its checkout does not offer them; a test key sees them all', async (t) => {
     const setup = await setUp(t);
     const { ctx, merchant } = setup;

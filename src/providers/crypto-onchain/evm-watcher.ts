@@ -39,6 +39,12 @@ export type EvmWatcherOptions = {
   initialLookback?: number;
   /** Recipients per eth_getLogs call at most (one topic list). */
   addressesPerCall?: number;
+  /**
+   * After `failures` failures in a row, how long to leave the node alone before asking again
+   * (none: ask at every refresh). A node that is down or overloaded is not hammered.
+   */
+  backoffMs?: (failures: number) => number;
+  now?: () => number;
   onTip?: (height: number) => void;
   onReorg?: (fromBlock: number, toBlock: number) => void;
 };
@@ -59,6 +65,8 @@ export class EvmWatcher {
   private highestTip = 0;
   private failure: unknown = null;
   private errors = 0;
+  private failuresInRow = 0;
+  private retryAt = 0;
   private verified = false;
   private lag: number | null = null;
   private readonly contracts: string[];
@@ -95,6 +103,10 @@ export class EvmWatcher {
   /** Reads the tip (and, once, checks the node's chain and the tokens' decimals). */
   async refresh(): Promise<void> {
     this.tip = null;
+    if (this.failure && (this.options.now ?? Date.now)() < this.retryAt) {
+      // Still backing off: what is asked of it meanwhile fails with the last failure.
+      return;
+    }
     try {
       if (!this.verified) {
         await this.verify();
@@ -129,6 +141,7 @@ export class EvmWatcher {
       throw error;
     }
     this.failure = null;
+    this.failuresInRow = 0;
     const out = new Map<string, ChainPayment[]>();
     for (const watch of watches) {
       const address = watch.address.toLowerCase();
@@ -149,6 +162,8 @@ export class EvmWatcher {
   private fail(error: unknown): void {
     this.failure = error;
     this.errors++;
+    this.failuresInRow++;
+    this.retryAt = (this.options.now ?? Date.now)() + (this.options.backoffMs?.(this.failuresInRow) ?? 0);
   }
 
   private async verify(): Promise<void> {

@@ -170,3 +170,45 @@ test('a tip that goes backwards is refused until the node is past it again, and 
   assert.equal(watcher.status().lastError, null);
   assert.equal(watcher.status().tipHeight, 101);
 });
+
+test('a failing node is left alone for the backoff before it is asked again', async (t) => {
+  let calls = 0;
+  let down = true;
+  const url = await fakeNode(t, (method, params, id) => {
+    calls++;
+    if (down) {
+      return { status: 503, body: 'overloaded' };
+    }
+    const answers: Record<string, unknown> = {
+      eth_getBlockByNumber: { number: params[0], hash: HASH },
+      eth_call: `0x${'6'.padStart(64, '0')}`,
+      eth_chainId: '0x539',
+      eth_blockNumber: '0x5',
+      eth_getLogs: [],
+    };
+    return ok(id, answers[method]);
+  });
+  let now = 0;
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+    network: 'base',
+    chainId: 1337,
+    tokens: { USDC: TOKEN },
+    decimalsOf: () => 6,
+    now: () => now,
+    backoffMs: (failures) => 1_000 * 2 ** (failures - 1),
+  });
+  const watch = [{ address: PAYEE, currency: 'USDC' }];
+  await watcher.refresh();
+  await assert.rejects(watcher.received('base', watch), /HTTP 503/);
+  assert.equal(calls, 1);
+  down = false;
+  now = 999;
+  await watcher.refresh();
+  await assert.rejects(watcher.received('base', watch), /HTTP 503/, 'still backing off: the node is not asked');
+  assert.equal(calls, 1);
+  now = 1_000;
+  await watcher.refresh();
+  await watcher.received('base', watch);
+  assert.ok(calls > 1);
+  assert.equal(watcher.status().lastError, null);
+});
