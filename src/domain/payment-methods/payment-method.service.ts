@@ -20,6 +20,8 @@ const CATALOG_TTL_MS = 5_000;
 
 export class PaymentMethodService {
   private cache: { at: number; methods: PaymentMethod[] } | null = null;
+  /** What the catalogue last read was, and a number that changes whenever that does. */
+  private content = { text: '', version: 0 };
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -55,7 +57,20 @@ export class PaymentMethodService {
     }
     const methods = await this.uow.read.paymentMethods.list();
     this.cache = { at: now, methods };
+    const text = JSON.stringify(methods, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+    if (text !== this.content.text) {
+      this.content = { text, version: this.content.version + 1 };
+    }
     return methods;
+  }
+
+  /**
+   * A number that changes when the catalogue does (as this process reads it): what is computed
+   * from the catalogue alone may be kept until it changes (the list route keeps its answers).
+   */
+  async version(): Promise<number> {
+    await this.all();
+    return this.content.version;
   }
 
   async get(id: string): Promise<PaymentMethod | undefined> {

@@ -2,15 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PAYMENT_METHOD_TYPES } from '../../../domain/payment-methods/payment-method.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
-import { sendJson } from '../../plugins/errors.ts';
+import { etagOf, sendCachedJson } from '../../plugins/etag.ts';
 import { errorResponses, StringEnum } from '../../schemas/common.ts';
 import { PaymentMethodResponse, toPaymentMethodResponse } from '../../schemas/payment-method.ts';
 import type { RouteDeps } from '../deps.ts';
+
+/** Distinct (mode, query) answers kept at most. */
+const MAX_KEPT_ANSWERS = 1_000;
 
 export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app,
   { paymentMethods, currencies },
 ) => {
+  const answers = new Map<string, { version: number; body: string; etag: string }>();
   app.get(
     '/v1/payment_methods',
     {
@@ -34,6 +38,14 @@ export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
       },
     },
     async (req, reply) => {
+      // The same bytes for every caller of a mode asking the same question, until the catalogue
+      // changes: kept serialized, with an ETag so clients can ask "changed?" for nothing.
+      const version = await paymentMethods.version();
+      const key = `${req.caller.mode}?${req.url.slice(req.url.indexOf('?') + 1)}`;
+      const cached = answers.get(key);
+      if (cached && cached.version === version) {
+        return sendCachedJson(req, reply, cached.body, cached.etag);
+      }
       const q = req.query;
       if (q.currency && !currencies.get(q.currency.toUpperCase())) {
         throw new AppError('WRONG_INPUT', [`querystring currency must be a supported currency, got ${q.currency}`]);
@@ -47,7 +59,14 @@ export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
       });
       // A live key sees what this server can take live: a network nobody watches is DISABLED.
       const seen = paymentMethods.asSeenIn(req.caller.mode, methods);
-      return sendJson(reply, 200, { payment_methods: seen.map((m) => toPaymentMethodResponse(m, currencies)) });
+      const body = JSON.stringify({ payment_methods: seen.map((m) => toPaymentMethodResponse(m, currencies)) });
+      if (answers.size >= MAX_KEPT_ANSWERS) {
+        // Queries are the caller's to vary: what is kept stays bounded.
+        answers.clear();
+      }
+      const answer = { version, body, etag: etagOf(body) };
+      answers.set(key, answer);
+      return sendCachedJson(req, reply, answer.body, answer.etag);
     },
   );
 };
