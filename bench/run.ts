@@ -26,6 +26,7 @@ import type { DashboardRow } from './dashboard.ts';
 import { benchDashboard, renderDashboardTable } from './dashboard.ts';
 import type { LoadReport } from './load.ts';
 import { benchLoad, LOAD_END, LOAD_START, loadBroken, renderLoadSection } from './load.ts';
+import { benchRenewals, RENEWALS_END, RENEWALS_START, renderRenewalsSection } from './renewals.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 50;
@@ -677,7 +678,22 @@ async function loadOnly(): Promise<void> {
   }
 }
 
+/** Renewal rows: SUBSCRIPTIONS due at once on each database (bench/renewals.ts). */
+async function renewalsOnly(): Promise<void> {
+  const count = Number(process.env.BENCH_RENEWALS ?? 10_000);
+  const rows = [await benchRenewals('sqlite', count)];
+  if (pgAvailable()) {
+    rows.push(await withPgDatabase((url) => benchRenewals('postgres', count, url)));
+  }
+  const section = renderRenewalsSection(rows, loadAverage());
+  replaceSection(RENEWALS_START, RENEWALS_END, section);
+  process.stdout.write(`\n${section}\n\nwritten to bench/RESULTS.md\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'renewals') {
+    return renewalsOnly();
+  }
   if (process.env.BENCH_ONLY === 'dashboard') {
     return dashboardOnly();
   }

@@ -1,0 +1,159 @@
+/**
+ * Renewals (issue: performance, re-based): 10,000 card subscriptions fall due at the same
+ * instant and the billing job charges them. The service runs in this process on its real
+ * database (SQLite with synchronous=FULL, or PostgreSQL), with test mode's card processor, and
+ * the figure is the wall time from the first billing run to the last renewal CLOSED, with its
+ * PAYMENT_ORDER.CLOSED event written. The subscriptions are made beforehand through the API (a
+ * subscription checkout paid by card each), which is not timed.
+ */
+import type { TestContext } from 'node:test';
+import { sql } from 'kysely';
+import { ManualClock } from '../src/domain/shared/clock.ts';
+import { createPaymentLink, createPreference } from '../test/support/builders.ts';
+import type { Backend } from '../test/support/test-app.ts';
+import { buildTestApp } from '../test/support/test-app.ts';
+
+export const RENEWALS_START = '<!-- renewals rows: start -->';
+export const RENEWALS_END = '<!-- renewals rows: end -->';
+
+export type RenewalsRow = {
+  backend: Backend;
+  subscriptions: number;
+  setupSeconds: number;
+  billingSeconds: number;
+  closed: number;
+  closedEvents: number;
+  billingRuns: number;
+};
+
+/** A TestContext's cleanup, for the test app builder outside a test. */
+function cleanupContext(): { t: TestContext; cleanup: () => Promise<void> } {
+  const afters: (() => unknown)[] = [];
+  const t = { after: (fn: () => unknown) => afters.push(fn) } as unknown as TestContext;
+  return {
+    t,
+    cleanup: async () => {
+      for (const fn of afters.reverse()) {
+        await fn();
+      }
+    },
+  };
+}
+
+export async function benchRenewals(
+  backend: Backend,
+  subscriptions: number,
+  databaseUrl?: string,
+): Promise<RenewalsRow> {
+  const { t, cleanup } = cleanupContext();
+  try {
+    const clock = new ManualClock(new Date());
+    // The production pool size (the test apps use a smaller one).
+    const ctx = await buildTestApp(t, backend, {
+      clock,
+      env: { PG_POOL_SIZE: '10' },
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
+    const { app, merchant } = ctx;
+    const setupStarted = performance.now();
+    const link = await createPaymentLink(app, merchant, {
+      title: 'Daily paper',
+      amount: 1.5,
+      interval_type: 'DAY',
+      interval_count: 30,
+    });
+    for (let start = 0; start < subscriptions; start += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, subscriptions - start) }, async () => {
+          const pref = await createPreference(app, merchant, {
+            type: 'SUBSCRIPTION',
+            payment_link_id: link.id,
+            payment_method_types: ['CARD'],
+          });
+          const paid = await app.inject({
+            method: 'POST',
+            url: `/v1/test_helpers/checkout_preferences/${pref.id}/pay`,
+            headers: merchant.authHeaders,
+            payload: {},
+          });
+          if (paid.statusCode !== 201 || paid.json().status !== 'CLOSED') {
+            throw new Error(`subscription checkout not paid: ${paid.statusCode} ${paid.body}`);
+          }
+        }),
+      );
+    }
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+    const db = ctx.cobro.database.db;
+    const due = await db
+      .selectFrom('recurrent_payments')
+      .select(sql<string>`max(next_payment_date)`.as('hi'))
+      .where('merchant_id', '=', merchant.id)
+      .executeTakeFirstOrThrow();
+    clock.set(new Date(Number(due.hi) + 60_000));
+
+    const closedRenewals = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('payment_orders')
+            .select(sql<string>`count(*)`.as('n'))
+            .where('merchant_id', '=', merchant.id)
+            .where('period_attempt', 'is not', null)
+            .where('status', '=', 'CLOSED')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const started = performance.now();
+    let runs = 0;
+    let closed = 0;
+    // Each run bills what is due (in pages); the job runs again until everything is charged.
+    while (closed < subscriptions && runs < 100) {
+      await ctx.cobro.services.subscriptions.runBilling();
+      runs++;
+      closed = await closedRenewals();
+    }
+    const billingSeconds = (performance.now() - started) / 1000;
+    const events = await db
+      .selectFrom('events')
+      .innerJoin('payment_orders', 'payment_orders.id', 'events.entity_id')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('events.event_type', '=', 'PAYMENT_ORDER.CLOSED')
+      .where('payment_orders.period_attempt', 'is not', null)
+      .where('payment_orders.merchant_id', '=', merchant.id)
+      .executeTakeFirstOrThrow();
+    return {
+      backend,
+      subscriptions,
+      setupSeconds,
+      billingSeconds,
+      closed,
+      closedEvents: Number(events.n),
+      billingRuns: runs,
+    };
+  } finally {
+    await cleanup();
+  }
+}
+
+export function renderRenewalsSection(rows: RenewalsRow[], loadAverage: string): string {
+  const lines = [
+    RENEWALS_START,
+    '## Renewals: card subscriptions due at once',
+    '',
+    `Measured ${new Date().toISOString()}, load average at the end ${loadAverage}. The service in the bench's process ` +
+      "on its real database, test mode's card processor; the subscriptions are made beforehand through the API " +
+      '(not timed); the time runs from the first billing run to the last renewal CLOSED. ' +
+      '`BENCH_ONLY=renewals npm run bench` measures these rows alone and rewrites only this section.',
+    '',
+    '| backend | subscriptions due | renewals CLOSED | CLOSED events | billing runs | billing s | renewals/s | goal ≤ 20 s |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of rows) {
+    const ok = r.closed === r.subscriptions && r.closedEvents === r.subscriptions && r.billingSeconds <= 20;
+    lines.push(
+      `| ${r.backend} | ${r.subscriptions.toLocaleString('en-US')} | ${r.closed.toLocaleString('en-US')} | ${r.closedEvents.toLocaleString('en-US')} | ${r.billingRuns} | ${r.billingSeconds.toFixed(1)} | ${Math.round(r.closed / r.billingSeconds).toLocaleString('en-US')} | ${ok ? '✅ pass' : '❌ FAIL'} |`,
+    );
+  }
+  lines.push(RENEWALS_END);
+  return lines.join('\n');
+}
