@@ -17,6 +17,9 @@ export type DeliveryOptions = {
   maxHeld: number;
 };
 
+/** Deliveries claimed per transaction. */
+const CLAIM_BATCH = 100;
+
 type Send = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
 
 /**
@@ -46,6 +49,19 @@ export class WebhookDeliveryJob {
 
   /** Claims what is due and starts sending it; returns without waiting for the sends. */
   async tick(): Promise<number> {
+    let total = 0;
+    // A full batch may mean more is due: claim again at once (up to what this process may
+    // hold) rather than wait for the next tick, which would cap delivery at a batch per tick.
+    for (;;) {
+      const claimed = await this.claimBatch();
+      total += claimed;
+      if (claimed < CLAIM_BATCH) {
+        return total;
+      }
+    }
+  }
+
+  private async claimBatch(): Promise<number> {
     if (this.stopped) {
       return 0;
     }
@@ -60,7 +76,7 @@ export class WebhookDeliveryJob {
       return 0;
     }
     const claimed = await this.uow.transaction((repos) =>
-      repos.webhooks.claimDue(now, Math.min(room, 100), this.leaseMs()),
+      repos.webhooks.claimDue(now, Math.min(room, CLAIM_BATCH), this.leaseMs()),
     );
     for (const d of claimed) {
       this.claimedAt.set(d, now);
