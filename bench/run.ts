@@ -6,8 +6,10 @@
  * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS
  * (default 3), BENCH_PG=0 to skip PostgreSQL, BENCH_STRICT=1 to exit 1 when a target is missed
  * (a non-2xx answer or a connection error always exits 1: the figures would be meaningless),
- * BENCH_ONLY=dashboard or BENCH_ONLY=load to measure only those sections (bench/dashboard.ts,
- * bench/load.ts), BENCH_LOAD=0 to leave the load section (about three minutes per database) out.
+ * BENCH_ONLY=dashboard, load, renewals or profile to measure only that section (bench/dashboard.ts,
+ * bench/load.ts, bench/renewals.ts, bench/profile.ts), BENCH_DASHBOARD=0, BENCH_LOAD=0 (about three
+ * minutes per database) or BENCH_RENEWALS=0 to leave a section out of a full run (it keeps its
+ * last figures), BENCH_RENEWALS=N for N subscriptions due at once instead of 10,000.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +28,8 @@ import type { DashboardRow } from './dashboard.ts';
 import { benchDashboard, renderDashboardTable } from './dashboard.ts';
 import type { LoadReport } from './load.ts';
 import { benchLoad, LOAD_END, LOAD_START, loadBroken, renderLoadSection } from './load.ts';
+import type { Profile } from './profile.ts';
+import { PROFILES_END, PROFILES_START, readProfile, renderProfilesSection, topFrames } from './profile.ts';
 import type { RenewalsRow } from './renewals.ts';
 import { benchRenewals, RENEWALS_END, RENEWALS_START, renderRenewalsSection } from './renewals.ts';
 
@@ -714,7 +718,87 @@ async function renewalsOnly(): Promise<void> {
   process.stdout.write(`\n${section}\n\nwritten to bench/RESULTS.md\n`);
 }
 
+/**
+ * One server per target, started under `node --cpu-prof`, loaded as in the rows above for the
+ * measured seconds, then stopped: its profile's top frames (bench/profile.ts).
+ */
+async function profileOnly(): Promise<void> {
+  pinSelf();
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
+  const profiles: Profile[] = [];
+  try {
+    const targets: { name: string; options: (url: string, ids: string[]) => autocannon.Options }[] = [
+      {
+        name: 'POST /v1/checkout_preferences',
+        options: (url) => ({
+          url: `${url}/v1/checkout_preferences`,
+          method: 'POST',
+          headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+          body: PAYMENT_BODY,
+        }),
+      },
+      {
+        name: 'GET /v1/checkout_preferences/{id}',
+        options: (url, ids) => {
+          let next = 0;
+          return {
+            url,
+            requests: [
+              {
+                method: 'GET',
+                headers: AUTH_HEADERS,
+                setupRequest: (request) => ({
+                  ...request,
+                  path: `/v1/checkout_preferences/${ids[next++ % ids.length]}`,
+                }),
+              },
+            ],
+          };
+        },
+      },
+      {
+        name: 'GET /v1/payment_methods',
+        options: (url) => ({ url: `${url}/v1/payment_methods`, method: 'GET', headers: AUTH_HEADERS }),
+      },
+    ];
+    for (const [i, target] of targets.entries()) {
+      const profileDir = join(dir, `profile-${i}`);
+      const server = await startServer(
+        ['--cpu-prof', '--cpu-prof-dir', profileDir, ...cobroArgs('serve')],
+        {
+          DATABASE_URL: `sqlite:${join(dir, `profile-${i}.db`)}`,
+          BOOTSTRAP_API_KEY: API_KEY,
+          BOOTSTRAP_API_SECRET: API_SECRET,
+          RATE_LIMIT_PER_SECOND: '1000000',
+          LOG_LEVEL: 'info',
+        },
+        join(dir, `profile-${i}.log`),
+      );
+      try {
+        await waitReady(server, '/ready');
+        const ids = await createPreferences(server.url, PREFERENCES);
+        await measure(target.name, 'sqlite', server, target.options(server.url, ids));
+      } finally {
+        await stopServer(server);
+      }
+      profiles.push({ target: `sqlite ${target.name}`, ...topFrames(readProfile(profileDir), 12) });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const section = renderProfilesSection(
+    profiles,
+    `Measured ${new Date().toISOString()}, load average at the end ${loadAverage()}; \`node dist/serve.js\` pinned to CPU 0 ` +
+      `with \`--cpu-prof\`, ${CONNECTIONS} connections for ${WARMUP_SECONDS} + ${MEASURED_SECONDS} s per target (the profile also holds the start-up and the ${PREFERENCES} creates before the load).`,
+  );
+  replaceSection(PROFILES_START, PROFILES_END, section);
+  process.stdout.write(`\n${section}\n\nwritten to bench/RESULTS.md\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'profile') {
+    return profileOnly();
+  }
   if (process.env.BENCH_ONLY === 'renewals') {
     return renewalsOnly();
   }
