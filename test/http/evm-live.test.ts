@@ -198,6 +198,27 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     assert.ok(Number(after.block_number) > Number(before.block_number));
   });
 
+  test('with no order open on the network, the scan keeps up with the tip, so a new order is watched from there', async (t) => {
+    const setup = await setUp(t);
+    const { ctx, node, token, merchant } = setup;
+    await node.mine(700);
+    await ctx.cobro.runJobs();
+    const cursor = async () =>
+      Number(
+        (await ctx.cobro.database.db.selectFrom('chain_cursors').select('block_number').executeTakeFirstOrThrow())
+          .block_number,
+      );
+    assert.equal(await cursor(), await node.blockNumber());
+    await node.mine(5_000);
+    await ctx.cobro.runJobs();
+    assert.equal(await cursor(), await node.blockNumber(), 'one run, however far the tip went');
+    const { order, address, units } = await openUsdcOrder(setup);
+    await node.transfer(token, address, units);
+    await node.mine(REQUIRED - 1);
+    await ctx.cobro.runJobs();
+    assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'CLOSED');
+  });
+
   test('several workers scanning the same chain at once record each transfer once and close the order once', async (t) => {
     const setup = await setUp(t);
     const { ctx, node, token, merchant } = setup;

@@ -112,6 +112,11 @@ export interface ChainWatcher {
    * order opened after it is paid later than what it read, and is seen on the next look.
    */
   refresh?(): Promise<void>;
+  /**
+   * The networks it watches, each asked every run even with no order open on it (a source that
+   * scans blocks then moves on past blocks nobody can have paid in).
+   */
+  networks?(): string[];
   /** Every payment to each watched address on `network`, keyed by the address as given. */
   received(network: string, watches: readonly ChainWatch[]): Promise<Map<string, ChainPayment[]>>;
 }

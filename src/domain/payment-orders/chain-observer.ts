@@ -41,7 +41,9 @@ export class ChainObserver {
       this.options.now() - this.options.lateWindowMs,
       this.options.limit,
     );
-    const byNetwork = new Map<string, { order: PaymentOrder; watch: ChainWatch; required: number }[]>();
+    const byNetwork = new Map<string, { order: PaymentOrder; watch: ChainWatch; required: number }[]>(
+      (chain.networks?.() ?? []).map((network) => [network, []]),
+    );
     for (const order of orders) {
       const ins = order.instructions;
       if (ins?.type !== 'CRYPTO_ONCHAIN') {

@@ -137,6 +137,10 @@ export class LiveChains implements ChainWatcher {
     return out;
   }
 
+  networks(): string[] {
+    return Object.keys(this.byNetwork).filter((n) => this.byNetwork[n] !== undefined);
+  }
+
   watchesAny(): boolean {
     return Object.keys(this.byNetwork).length > 0;
   }

@@ -207,6 +207,19 @@ export class EvmWatcher {
       }
       cursor = fork;
     }
+    if (addresses.length === 0 && cursor.block < tip) {
+      // No order is open on this network: nobody can have been paid up to the tip (read before
+      // the orders were listed), so the scan moves there at once instead of reading its logs.
+      const hash = await this.blockHashOrFail(tip);
+      const next = {
+        block: tip,
+        hash,
+        checkpoints: [{ block: tip, hash }, ...cursor.checkpoints].slice(0, this.maxCheckpoints),
+      };
+      if (await this.store.advance(network, cursor, next, [])) {
+        cursor = next;
+      }
+    }
     for (let ranges = 0; ranges < this.maxRangesPerTick && cursor.block < tip; ranges++) {
       const from = cursor.block + 1;
       const to = Math.min(tip, cursor.block + this.maxRange);
