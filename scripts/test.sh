@@ -31,4 +31,8 @@ else
   echo "database tests: SQLite only (no PostgreSQL found; set TEST_DATABASE_URL to add it)"
 fi
 
+# The process tests run what production runs (dist/): built once here, not once per test file.
+node scripts/build.mjs --quiet
+export COBRO_DIST_BUILT=1
+
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 "${files[@]}"

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-let built = false;
+// scripts/test.sh builds once for the whole run and says so.
+let built = process.env.COBRO_DIST_BUILT === '1';
 
 /** The process roles production runs, compiled into dist/ (scripts/build.mjs). */
 export type Entry = 'serve' | 'worker' | 'cobro';
