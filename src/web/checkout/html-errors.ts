@@ -12,6 +12,8 @@ export function registerHtmlErrorPages(
   scope: FastifyInstance,
   what: string,
   send: (req: FastifyRequest, reply: FastifyReply, status: number, kind: ErrorPageKind) => FastifyReply,
+  /** Also answer unknown paths (one not-found handler per prefix: a scope under a taken one routes a catch-all instead). */
+  options: { notFound: boolean } = { notFound: true },
 ): void {
   scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
@@ -26,5 +28,7 @@ export function registerHtmlErrorPages(
     }
     return send(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
   });
-  scope.setNotFoundHandler((req, reply) => send(req, reply, 404, 'notFound'));
+  if (options.notFound) {
+    scope.setNotFoundHandler((req, reply) => send(req, reply, 404, 'notFound'));
+  }
 }

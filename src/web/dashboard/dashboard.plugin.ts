@@ -1,6 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/dashboard/audit.ts';
 import type { ActiveSession } from '../../domain/dashboard/dashboard-auth.service.ts';
 import type { Action } from '../../domain/dashboard/roles.ts';
@@ -12,6 +11,7 @@ import { formField } from '../checkout/form-input.ts';
 import type { SafeHtml } from '../checkout/html.ts';
 import { toDocument } from '../checkout/html.ts';
 import type { ErrorPageKind } from '../checkout/html-errors.ts';
+import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
 import { negotiateLocale } from '../checkout/i18n.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../checkout/security.ts';
 import { registerAccountRoutes } from './account.routes.ts';
@@ -246,18 +246,7 @@ export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =
     };
     // The error handler of this scope; unknown paths get the same 404 page through a catch-all
     // (one not-found handler per prefix, and the checkout's already holds the root).
-    scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-      const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-      if (isDatabaseUnavailable(error)) {
-        req.log.warn({ err: error, reqId: req.id }, 'database not reachable');
-        return pageFor(req, reply, 503, 'error');
-      }
-      if (status >= 500) {
-        req.log.error({ err: error, reqId: req.id }, 'dashboard page failed');
-        return pageFor(req, reply, 500, 'error');
-      }
-      return pageFor(req, reply, status, status === 404 ? 'notFound' : 'badRequest');
-    });
+    registerHtmlErrorPages(scope, 'dashboard page', pageFor, { notFound: false });
     scope.route({
       method: ['GET', 'HEAD', 'POST'],
       url: '/dashboard/*',
