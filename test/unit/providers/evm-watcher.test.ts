@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TokenTransfer } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import { EvmRpcClient } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import type { ChainScanStore, ScanCursor } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import { startEvmNode } from '../../support/evm-node.ts';
+
+// The EVM watcher against a real node (ganache), with small limits so that the scan's ranges,
+// its batches of addresses and its fork points are all exercised by a few blocks.
+
+/** The watcher's records in memory, as the database keeps them (compare-and-set on the cursor). */
+function memoryStore(): ChainScanStore & { transfers: TokenTransfer[] } {
+  let cursor: ScanCursor | null = null;
+  const store = {
+    transfers: [] as TokenTransfer[],
+    cursor: async () => cursor,
+    advance: async (_n: string, expected: ScanCursor | null, next: ScanCursor, found: TokenTransfer[]) => {
+      if (expected?.hash !== cursor?.hash || expected?.block !== cursor?.block) {
+        return false;
+      }
+      cursor = next;
+      for (const t of found) {
+        if (!store.transfers.some((s) => s.txHash === t.txHash && s.logIndex === t.logIndex)) {
+          store.transfers.push(t);
+        }
+      }
+      return true;
+    },
+    rewind: async (_n: string, expected: ScanCursor, fork: ScanCursor) => {
+      if (expected.hash !== cursor?.hash) {
+        return false;
+      }
+      cursor = fork;
+      store.transfers = store.transfers.filter((t) => t.blockNumber <= fork.block);
+      return true;
+    },
+    transfersTo: async (_n: string, addresses: string[]) => store.transfers.filter((t) => addresses.includes(t.to)),
+  };
+  return store;
+}
+
+const PAYEES = [
+  '0x1000000000000000000000000000000000000001',
+  '0x2000000000000000000000000000000000000002',
+  '0x3000000000000000000000000000000000000003',
+];
+
+test('transfers spread over many blocks and addresses are all found, in ranges of a few blocks and a few addresses per call', async (t) => {
+  const node = await startEvmNode(t);
+  const token = await node.deployToken({ decimals: 6 });
+  const store = memoryStore();
+  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
+    network: 'base',
+    chainId: node.chainId,
+    tokens: { USDC: token },
+    decimalsOf: () => 6,
+    maxRange: 3,
+    maxRangesPerTick: 100,
+    addressesPerCall: 1,
+    initialLookback: 0,
+  });
+  const watches = PAYEES.map((address) => ({ address, currency: 'USDC' }));
+  await watcher.refresh();
+  await watcher.received('base', watches);
+  const minedAt: number[] = [];
+  for (const [i, payee] of PAYEES.entries()) {
+    minedAt.push((await node.transfer(token, payee, BigInt(1_000_000 * (i + 1)))).blockNumber);
+    await node.mine(4);
+  }
+  await node.transfer(token, PAYEES[0] as string, 5n);
+  await watcher.refresh();
+  const received = await watcher.received('base', watches);
+  const tip = await node.blockNumber();
+  assert.deepEqual(
+    PAYEES.map((p) => received.get(p)?.map((r) => r.amountBaseUnits)),
+    [[1_000_000n, 5n], [2_000_000n], [3_000_000n]],
+  );
+  assert.equal(received.get(PAYEES[0] as string)?.[1]?.confirmations, 1);
+  assert.equal(received.get(PAYEES[0] as string)?.[0]?.confirmations, tip - (minedAt[0] as number) + 1);
+  assert.equal(watcher.status().lagBlocks, 0);
+});
+
+test('a reorg deeper than the last scan is undone back to the newest scan end still on the chain', async (t) => {
+  const node = await startEvmNode(t);
+  const token = await node.deployToken({ decimals: 6 });
+  const store = memoryStore();
+  const reorgs: [number, number][] = [];
+  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
+    network: 'base',
+    chainId: node.chainId,
+    tokens: { USDC: token },
+    decimalsOf: () => 6,
+    initialLookback: 0,
+    onReorg: (fork, from) => reorgs.push([fork, from]),
+  });
+  const watches = [{ address: PAYEES[1] as string, currency: 'USDC' }];
+  const look = async () => {
+    await watcher.refresh();
+    return (await watcher.received('base', watches)).get(PAYEES[1] as string) ?? [];
+  };
+  await look();
+  const forkAt = await node.blockNumber();
+  const fork = await node.snapshot();
+  // Three scans end above the fork, the payment in the first of them.
+  await node.transfer(token, PAYEES[1] as string, 7_000_000n);
+  assert.equal((await look()).length, 1);
+  await node.mine(2);
+  await look();
+  await node.mine(2);
+  assert.equal((await look())[0]?.confirmations, 5);
+  // A longer chain without the payment replaces all of it.
+  await node.revert(fork);
+  await node.mine(8);
+  assert.deepEqual(await look(), []);
+  assert.deepEqual(reorgs, [[forkAt, forkAt + 5]]);
+  assert.equal(store.transfers.length, 0);
+});
