@@ -193,7 +193,7 @@ async function checkDurability(database: OpenDatabase, logger: Logger): Promise<
 
 /** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
 const MAX_CARD_DECLINES = 5;
-/** How long an expired crypto order's address is still watched for a late payment (BTCPay Server's default too). */
+/** How long an expired crypto order's address is still watched for a late payment (a day, as BTCPay Server keeps watching an expired invoice). */
 const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
 
 const REDACTED = '[Redacted]';

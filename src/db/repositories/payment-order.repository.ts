@@ -275,21 +275,20 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]> {
-    const rows = await this.db
+    const crypto = this.db
       .selectFrom('payment_orders')
       .selectAll()
       .where('payment_method_type', '=', 'CRYPTO_ONCHAIN')
-      .where('mode', '=', mode)
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'OPENED'),
-          eb.and([eb('status', '=', 'EXPIRED'), eb('expired_at', '>=', BigInt(expiredSince))]),
-        ]),
-      )
-      .orderBy('created_at')
+      .where('mode', '=', mode);
+    // Two lists, each bounded: many recently expired orders must never crowd out the open ones.
+    const opened = await crypto.where('status', '=', 'OPENED').orderBy('created_at').limit(limit).execute();
+    const expired = await crypto
+      .where('status', '=', 'EXPIRED')
+      .where('expired_at', '>=', BigInt(expiredSince))
+      .orderBy('expired_at', 'desc')
       .limit(limit)
       .execute();
-    return rows.map(toOrder);
+    return [...opened, ...expired].map(toOrder);
   }
 
   async countRejectedCardOrders(preferenceId: string): Promise<number> {

@@ -8,10 +8,11 @@ export type ChainObserverOptions = {
   now: () => number;
   /**
    * How long an expired order's address is still watched, so that a payment arriving after the
-   * expiry is recorded (PAID_LATE) for the merchant to handle; BTCPay Server's default is a day too.
+   * expiry is recorded (PAID_LATE) for the merchant to handle, as BTCPay Server keeps watching an
+   * expired invoice for a while.
    */
   lateWindowMs: number;
-  /** Orders looked at per run at most (oldest first). */
+  /** Open orders looked at per run at most (oldest first), and as many recently expired ones. */
   limit: number;
   /** A chain source failed: told once per mode, network and run. */
   onChainError?: (mode: Mode, network: string, error: unknown) => void;

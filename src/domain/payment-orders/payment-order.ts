@@ -137,7 +137,7 @@ export interface PaymentOrderRepository {
   listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]>;
   /** OPENED orders of one method type (chain watcher, provider sync). */
   listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]>;
-  /** Crypto orders of `mode` whose address is watched: OPENED, or EXPIRED at or after `expiredSince` (late payments). */
+  /** Crypto orders of `mode` whose address is watched: up to `limit` OPENED (oldest first), and up to `limit` EXPIRED at or after `expiredSince` (late payments; newest first). */
   listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]>;
   countRejectedCardOrders(preferenceId: string): Promise<number>;
   /** The renewal order for one try of one period, if it was opened. */
