@@ -72,6 +72,8 @@ export class EvmWatcher {
   private readonly contracts: string[];
   private readonly currencyOf: Map<string, string>;
   private readonly maxRange: number;
+  /** Blocks per eth_getLogs call now: halved when the node refuses a range (hosted nodes cap them). */
+  private range: number;
   private readonly maxRangesPerTick: number;
   private readonly maxCheckpoints: number;
   private readonly initialLookback: number;
@@ -85,6 +87,7 @@ export class EvmWatcher {
     this.currencyOf = new Map(Object.entries(options.tokens).map(([currency, c]) => [c.toLowerCase(), currency]));
     this.contracts = [...this.currencyOf.keys()];
     this.maxRange = options.maxRange ?? 500;
+    this.range = this.maxRange;
     this.maxRangesPerTick = options.maxRangesPerTick ?? 20;
     this.maxCheckpoints = options.maxCheckpoints ?? 64;
     this.initialLookback = options.initialLookback ?? 1_000;
@@ -222,16 +225,22 @@ export class EvmWatcher {
     }
     for (let ranges = 0; ranges < this.maxRangesPerTick && cursor.block < tip; ranges++) {
       const from = cursor.block + 1;
-      const to = Math.min(tip, cursor.block + this.maxRange);
+      const to = Math.min(tip, cursor.block + this.range);
       const hash = await this.rpc.blockHash(to);
       if (hash === null) {
         break;
       }
-      const found: TokenTransfer[] = [];
-      for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
-        found.push(
-          ...(await this.rpc.transfers(this.contracts, addresses.slice(i, i + this.addressesPerCall), from, to)),
-        );
+      let found: TokenTransfer[];
+      try {
+        found = await this.logs(addresses, from, to);
+      } catch (error) {
+        // Nodes cap what one eth_getLogs may cover (blocks, results, bytes) and say so in many
+        // ways: a refused range is tried again at half the size, down to a single block.
+        if (error instanceof ChainSourceError && this.range > 1 && to > from) {
+          this.range = Math.max(1, Math.floor((to - from + 1) / 2));
+          continue;
+        }
+        throw error;
       }
       // The logs must come from the chain between the two ends as they were read: if either end
       // changed meanwhile, a reorg is under way, and the next tick starts by undoing it.
@@ -253,6 +262,17 @@ export class EvmWatcher {
       cursor = next;
     }
     this.lag = Math.max(0, tip - cursor.block);
+  }
+
+  /** Transfer logs to `addresses` in blocks `from`..`to`, a batch of addresses per call. */
+  private async logs(addresses: string[], from: number, to: number): Promise<TokenTransfer[]> {
+    const found: TokenTransfer[] = [];
+    for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
+      found.push(
+        ...(await this.rpc.transfers(this.contracts, addresses.slice(i, i + this.addressesPerCall), from, to)),
+      );
+    }
+    return found;
   }
 
   /** The newest scan end still on the node's best chain; past the oldest, the block before it. */

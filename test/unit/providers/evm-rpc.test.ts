@@ -212,3 +212,54 @@ test('a failing node is left alone for the backoff before it is asked again', as
   assert.ok(calls > 1);
   assert.equal(watcher.status().lastError, null);
 });
+
+test('a node that refuses wide eth_getLogs ranges is asked for narrower ones until it answers, and every block is covered once', async (t) => {
+  const asked: [number, number][] = [];
+  const url = await fakeNode(t, (method, params, id) => {
+    const answers: Record<string, unknown> = {
+      eth_chainId: '0x539',
+      eth_call: `0x${'6'.padStart(64, '0')}`,
+      eth_blockNumber: `0x${(100).toString(16)}`,
+    };
+    if (method === 'eth_getBlockByNumber') {
+      return ok(id, {
+        number: params[0],
+        hash: `0x${Number.parseInt(String(params[0]), 16).toString(16).padStart(64, '0')}`,
+      });
+    }
+    if (method === 'eth_getLogs') {
+      const filter = params[0] as { fromBlock: string; toBlock: string };
+      const [from, to] = [Number.parseInt(filter.fromBlock, 16), Number.parseInt(filter.toBlock, 16)];
+      if (to - from + 1 > 10) {
+        return {
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32600, message: 'block range is too wide (max 10)' },
+          }),
+        };
+      }
+      asked.push([from, to]);
+      return ok(id, []);
+    }
+    return ok(id, answers[method]);
+  });
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+    network: 'base',
+    chainId: 1337,
+    tokens: { USDC: TOKEN },
+    decimalsOf: () => 6,
+    initialLookback: 100,
+    maxRangesPerTick: 100,
+  });
+  await watcher.refresh();
+  await watcher.received('base', [{ address: PAYEE, currency: 'USDC' }]);
+  assert.equal(watcher.status().lagBlocks, 0);
+  assert.equal(watcher.status().lastError, null);
+  assert.ok(asked.every(([from, to]) => to - from + 1 <= 10));
+  const covered = asked.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => from + i));
+  assert.deepEqual(
+    covered,
+    Array.from({ length: 100 }, (_, i) => i + 1),
+  );
+});
