@@ -399,6 +399,44 @@ async function api(url: string, method: string, path: string, body?: unknown): P
   return json;
 }
 
+/** One create → pay (approving test card) → read sequence per autocannon connection loop. */
+function payPathOptions(url: string): autocannon.Options {
+  return {
+    url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/checkout_preferences',
+        headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+        body: PAYMENT_BODY,
+        onResponse: (_status, body, context) => {
+          (context as PathContext).pref = (JSON.parse(body) as { id: string }).id;
+        },
+      },
+      {
+        method: 'POST',
+        headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+        body: '{"outcome":"APPROVED"}',
+        setupRequest: (request, context) => ({
+          ...request,
+          path: `/v1/test_helpers/checkout_preferences/${(context as PathContext).pref}/pay`,
+        }),
+        onResponse: (_status, body, context) => {
+          (context as PathContext).order = (JSON.parse(body) as { id: string }).id;
+        },
+      },
+      {
+        method: 'GET',
+        headers: AUTH_HEADERS,
+        setupRequest: (request, context) => ({
+          ...request,
+          path: `/v1/payment_orders/${(context as PathContext).order}`,
+        }),
+      },
+    ],
+  };
+}
+
 /**
  * The full pay path (create → pay with an approving test card → read the order, each sequence
  * counted once), webhook events delivered per second to a receiver answering 200, and the
@@ -412,40 +450,12 @@ async function benchPaymentsAndWebhooks(server: Server): Promise<Measurement[]> 
     const endpoint = await api(server.url, 'POST', '/v1/webhook_endpoints', { url: ok.url });
     const before = ok.count();
     const started = performance.now();
-    const path = await measure('pay path (create → pay → read), per path', 'sqlite', server, {
-      url: server.url,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/checkout_preferences',
-          headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
-          body: PAYMENT_BODY,
-          onResponse: (_status, body, context) => {
-            (context as PathContext).pref = (JSON.parse(body) as { id: string }).id;
-          },
-        },
-        {
-          method: 'POST',
-          headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
-          body: '{"outcome":"APPROVED"}',
-          setupRequest: (request, context) => ({
-            ...request,
-            path: `/v1/test_helpers/checkout_preferences/${(context as PathContext).pref}/pay`,
-          }),
-          onResponse: (_status, body, context) => {
-            (context as PathContext).order = (JSON.parse(body) as { id: string }).id;
-          },
-        },
-        {
-          method: 'GET',
-          headers: AUTH_HEADERS,
-          setupRequest: (request, context) => ({
-            ...request,
-            path: `/v1/payment_orders/${(context as PathContext).order}`,
-          }),
-        },
-      ],
-    });
+    const path = await measure(
+      'pay path (create → pay → read), per path',
+      'sqlite',
+      server,
+      payPathOptions(server.url),
+    );
     // Three requests make one path.
     results.push({ ...path, rps: path.rps / 3, cpuUs: path.cpuUs === null ? null : path.cpuUs * 3 });
 
@@ -777,6 +787,7 @@ async function profileOnly(): Promise<void> {
         name: 'GET /v1/payment_methods',
         options: (url) => ({ url: `${url}/v1/payment_methods`, method: 'GET', headers: AUTH_HEADERS }),
       },
+      { name: 'pay path (create → pay → read)', options: (url) => payPathOptions(url) },
     ];
     for (const [i, target] of targets.entries()) {
       const profileDir = join(dir, `profile-${i}`);

@@ -84,7 +84,9 @@ describe('cobro listen', () => {
     t.after(() => local.close());
     const forwardTo = `${local.url}/webhooks?source=cli`;
     const run = cobroCli(t, ['listen', '--forward-to', forwardTo, '--api-url', ctx.apiUrl], merchant);
-    await waitFor(() => run.stderr().includes('Ready!'), `listen to start (stderr: ${run.stderr()})`);
+    // Two lines, two writes: the second may arrive in a later chunk than the first.
+    await waitFor(() => run.stderr().includes('Press Ctrl-C'), `listen to start (stderr: ${run.stderr()})`);
+    assert.match(run.stderr(), /Ready! Forwarding events from /);
     assert.match(run.stderr(), /Deliveries are signed with whsec_/);
 
     const card = await createPreference(app, merchant, { payment_method_types: ['CARD'], external_id: 'cli-1' });

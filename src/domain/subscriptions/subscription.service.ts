@@ -28,6 +28,12 @@ export type SubscriptionOptions = {
    * a subscription whose first payment reaches it can never start, so it is REJECTED.
    */
   maxCardDeclines: number;
+  /**
+   * Subscriptions billed side by side by one run. On PostgreSQL it must stay below the pool's
+   * size: a renewal may hold one connection in a transaction while it reads on another, and as
+   * many renewals as connections, each waiting for a second one, would wait for ever.
+   */
+  billingConcurrency: number;
 };
 
 /** What the billing engine needs from payment orders (implemented by PaymentOrderService). */
@@ -46,9 +52,6 @@ export interface RenewalCharger {
 }
 
 const BILLABLE: readonly RecurrentPaymentStatus[] = ['TRIALING', 'ACTIVE', 'UNPAID'];
-
-/** Subscriptions billed at once by one run (the renewals bench: 10,000 due at the same instant). */
-const BILLING_CONCURRENCY = 16;
 
 /**
  * Recurrent payments: created when a SUBSCRIPTION checkout starts, activated by its first
@@ -427,7 +430,7 @@ export class SubscriptionService {
     // Subscriptions are billed side by side (each one's periods in order): on SQLite their
     // commits then share fsyncs (group commit), on PostgreSQL they use the pool's connections.
     const due = await this.uow.read.recurrentPayments.listDue(BILLABLE, horizon, 1000);
-    await forEachConcurrently(due, BILLING_CONCURRENCY, async (listed) => {
+    await forEachConcurrently(due, this.options.billingConcurrency, async (listed) => {
       actions += await this.billPeriods(listed.id, charger);
     });
     return actions;
