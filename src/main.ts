@@ -392,22 +392,19 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
         logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
     },
   );
-  const runJobs = async () => {
+  // The payment jobs in their order; the periodic run leaves the live chains out (they have a
+  // job of their own, at the operator's pace), runJobs (tests, test helpers) does them all.
+  const paymentSteps = async (liveChains: boolean) => {
     await orders.syncPendingCards();
     await chainObserver.observe('test');
-    await chainObserver.observe('live');
+    if (liveChains) {
+      await chainObserver.observe('live');
+    }
     await orders.expireDue();
     await subscriptions.runBilling();
     await sendQueuedEmails(uow, mailTransport, clock, logger);
   };
-  // The periodic run: runJobs without the live chains, which have a job of their own.
-  const paymentJobs = async () => {
-    await orders.syncPendingCards();
-    await chainObserver.observe('test');
-    await orders.expireDue();
-    await subscriptions.runBilling();
-    await sendQueuedEmails(uow, mailTransport, clock, logger);
-  };
+  const runJobs = () => paymentSteps(true);
   const services: RouteDeps = {
     merchants,
     profiles: new MerchantProfileService(uow, clock),
@@ -470,9 +467,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {
     jobs.add({ name: 'webhooks', everyMs: 100, run: () => delivery.tick() });
-    jobs.add({ name: 'payments', everyMs: 1000, run: paymentJobs });
+    jobs.add({ name: 'payments', everyMs: 1000, run: () => paymentSteps(false) });
     // Live chains are the outside world's nodes: asked at the operator's pace, and backed off alone when they fail.
-    if (providers.liveChain.watchesAny()) {
+    if (providers.liveChain.networks().length > 0) {
       jobs.add({ name: 'chains', everyMs: config.chains.pollMs, run: () => chainObserver.observe('live') });
     }
     jobs.add({ name: 'test-clocks', everyMs: 2000, run: () => clocks.refresh() });

@@ -110,22 +110,30 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   return /^(true|1)$/i.test(raw);
 }
 
-/** An http(s) URL without a query or fragment (credentials in it are kept, never logged), or null when unset. */
-function httpUrl(env: Env, name: string): string | null {
+/**
+ * An http(s) URL without a fragment, or null when unset; a query only where `query` allows it
+ * (hosted EVM nodes put their key there). Credentials in it are kept, never logged.
+ */
+function httpUrl(env: Env, name: string, query: 'refused' | 'allowed' = 'refused'): string | null {
   const raw = text(env, name);
   if (raw === undefined) {
     return null;
   }
+  // A URL that may carry a key in its query is not repeated in the error.
+  const got = query === 'refused' ? `, got "${raw}"` : '';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http(s) URL${got}`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new ConfigError(`${name} must be an http(s) URL without a query, got "${raw}"`);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hash || (url.search && query === 'refused')) {
+    throw new ConfigError(
+      `${name} must be an http(s) URL without ${query === 'refused' ? 'a query or fragment' : 'a fragment'}${got}`,
+    );
   }
-  return url.toString().replace(/\/+$/, '');
+  // With a query the path is left as given: a trailing slash before it may be part of a key.
+  return url.search ? url.toString() : url.toString().replace(/\/+$/, '');
 }
 
 export type EvmNetwork = 'ethereum' | 'polygon' | 'base';
@@ -135,21 +143,7 @@ export type EvmNetwork = 'ethereum' | 'polygon' | 'base';
  * never logged), EVM_CHAIN_ID_<NETWORK>, EVM_TOKEN_<NETWORK>_<USDC|USDT>.
  */
 function evmNetwork(env: Env, suffix: string): Config['chains']['evm'][EvmNetwork] {
-  const name = `EVM_RPC_URL_${suffix}`;
-  const raw = text(env, name);
-  let rpcUrl: string | null = null;
-  if (raw !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ConfigError(`${name} must be an http(s) URL`);
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hash) {
-      throw new ConfigError(`${name} must be an http(s) URL without a fragment`);
-    }
-    rpcUrl = url.toString();
-  }
+  const rpcUrl = httpUrl(env, `EVM_RPC_URL_${suffix}`, 'allowed');
   const tokens: Partial<Record<'USDC' | 'USDT', string>> = {};
   for (const token of ['USDC', 'USDT'] as const) {
     const key = `EVM_TOKEN_${suffix}_${token}`;

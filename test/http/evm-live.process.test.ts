@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { decimalToMinor, parseDecimal } from '../../src/domain/shared/money.ts';
 import { EVM_TEST_XPUB } from '../../src/providers/crypto-onchain/derivation.ts';
 import { createPreference } from '../support/builders.ts';
 import { cobroArgs } from '../support/dist.ts';
-import { startEvmNode } from '../support/evm-node.ts';
-import { startCobroProcess } from '../support/processes.ts';
+import { baseUsdcSettings, startEvmNode } from '../support/evm-node.ts';
+import { startCobroProcess, until } from '../support/processes.ts';
 import { describeBackends } from '../support/test-app.ts';
 
 // The chain watcher as operators run it: a `cobro worker` process watching a real EVM node. It
@@ -17,13 +18,7 @@ describeBackends('live USDC watched by a worker process that is killed between b
   test('the restarted worker catches up from where the killed one stopped and closes the order', async (t) => {
     const node = await startEvmNode(t);
     const token = await node.deployToken({ decimals: 6, symbol: 'USDC' });
-    const env = {
-      EVM_RPC_URL_BASE: node.url,
-      EVM_CHAIN_ID_BASE: String(node.chainId),
-      EVM_TOKEN_BASE_USDC: token,
-      BASE_CONFIRMATIONS: String(REQUIRED),
-      CHAIN_POLL_SECONDS: '1',
-    };
+    const env = { ...baseUsdcSettings(node, token, REQUIRED), CHAIN_POLL_SECONDS: '1' };
     // The merchant and its order are made in the test's process, on the database the workers use.
     const ctx = await build(t, { env });
     const merchant = await ctx.createMerchant('live');
@@ -40,8 +35,9 @@ describeBackends('live USDC watched by a worker process that is killed between b
     if (ins?.type !== 'CRYPTO_ONCHAIN') {
       throw new Error('not a crypto order');
     }
-    const [whole = '0', fraction = ''] = ins.amount.split('.');
-    const units = BigInt(whole + fraction.padEnd(6, '0'));
+    const amount = parseDecimal(ins.amount);
+    assert.ok(amount);
+    const units = decimalToMinor(amount, 6);
 
     const worker = () =>
       startCobroProcess(
@@ -65,7 +61,7 @@ describeBackends('live USDC watched by a worker process that is killed between b
     await node.transfer(token, ins.address, units);
     const paidAt = await node.blockNumber();
     // The first worker sees the payment at one confirmation, then dies.
-    await waitFor('the first worker to scan the payment', async () => (await read()).chain_progress !== null);
+    await until('the first worker to scan the payment', async () => (await read()).chain_progress !== null, 30_000);
     assert.equal((await read()).status, 'OPENED');
     first.child.kill('SIGKILL');
     await first.exit;
@@ -75,19 +71,9 @@ describeBackends('live USDC watched by a worker process that is killed between b
     await node.mine(REQUIRED + 5);
     assert.equal((await read()).status, 'OPENED', 'nothing watched while the worker was down');
     const second = await worker();
-    await waitFor('the second worker to close the order', async () => (await read()).status === 'CLOSED');
+    await until('the second worker to close the order', async () => (await read()).status === 'CLOSED', 30_000);
     assert.ok((await cursor()) > stoppedAt, 'it went on from where the first stopped');
     second.child.kill('SIGTERM');
     assert.equal(await second.exit, 0);
   });
 });
-
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { decimalToMinor, parseDecimal } from '../../src/domain/shared/money.ts';
 import { EVM_TEST_XPUB } from '../../src/providers/crypto-onchain/derivation.ts';
 import { createPreference } from '../support/builders.ts';
 import type { EvmNode } from '../support/evm-node.ts';
-import { startEvmNode } from '../support/evm-node.ts';
+import { baseUsdcSettings, startEvmNode } from '../support/evm-node.ts';
 import { getOrder } from '../support/payments.ts';
 import type { TestApp, TestMerchant } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
@@ -39,23 +40,14 @@ async function openUsdcOrder({ ctx, merchant }: Setup, amount = 20) {
     throw new Error('not a crypto order');
   }
   assert.equal(ins.required_confirmations, REQUIRED);
-  const [whole = '0', fraction = ''] = ins.amount.split('.');
-  return { pref, order, address: ins.address, units: BigInt(whole + fraction.padEnd(6, '0')), uri: ins.uri };
+  return { pref, order, address: ins.address, units: usdcUnits(ins.amount), uri: ins.uri };
 }
 
 describeBackends('live USDC payments watched on an EVM node', (build) => {
   async function setUp(t: TestContext, env: Record<string, string> = {}): Promise<Setup> {
     const node = await startEvmNode(t);
     const token = await node.deployToken({ decimals: 6, symbol: 'USDC' });
-    const ctx = await build(t, {
-      env: {
-        EVM_RPC_URL_BASE: node.url,
-        EVM_CHAIN_ID_BASE: String(node.chainId),
-        EVM_TOKEN_BASE_USDC: token,
-        BASE_CONFIRMATIONS: String(REQUIRED),
-        ...env,
-      },
-    });
+    const ctx = await build(t, { env: { ...baseUsdcSettings(node, token, REQUIRED), ...env } });
     return { ctx, node, token, merchant: await liveMerchant(ctx) };
   }
 
@@ -191,7 +183,10 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     // Nothing watches while the payment is made and buried under many blocks.
     await node.transfer(token, address, units);
     await node.mine(40);
-    const restarted = await build(t, { databaseUrl: ctx.config.databaseUrl, env: setupEnv(setup) });
+    const restarted = await build(t, {
+      databaseUrl: ctx.config.databaseUrl,
+      env: baseUsdcSettings(setup.node, setup.token, REQUIRED),
+    });
     await restarted.cobro.runJobs();
     assert.equal((await getOrder(restarted.app, merchant, order.id)).status, 'CLOSED');
     const after = await restarted.cobro.database.db.selectFrom('chain_cursors').selectAll().executeTakeFirstOrThrow();
@@ -223,7 +218,9 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     const setup = await setUp(t);
     const { ctx, node, token, merchant } = setup;
     const others = await Promise.all(
-      [1, 2].map(() => build(t, { databaseUrl: ctx.config.databaseUrl, env: setupEnv(setup) })),
+      [1, 2].map(() =>
+        build(t, { databaseUrl: ctx.config.databaseUrl, env: baseUsdcSettings(setup.node, setup.token, REQUIRED) }),
+      ),
     );
     const workers = [ctx, ...others];
     const { order, address, units } = await openUsdcOrder(setup);
@@ -299,11 +296,9 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
   });
 });
 
-function setupEnv({ node, token }: Setup): Record<string, string> {
-  return {
-    EVM_RPC_URL_BASE: node.url,
-    EVM_CHAIN_ID_BASE: String(node.chainId),
-    EVM_TOKEN_BASE_USDC: token,
-    BASE_CONFIRMATIONS: String(REQUIRED),
-  };
+/** An instruction amount ("20.000000") in USDC base units. */
+function usdcUnits(amount: string): bigint {
+  const parsed = parseDecimal(amount);
+  assert.ok(parsed);
+  return decimalToMinor(parsed, 6);
 }

@@ -233,3 +233,13 @@ export async function startEvmNode(t?: TestContext): Promise<EvmNode> {
     throw error;
   }
 }
+
+/** The operator's settings that make `token` on `node` live USDC on Base, closing orders at `confirmations`. */
+export function baseUsdcSettings(node: EvmNode, token: string, confirmations: number): Record<string, string> {
+  return {
+    EVM_RPC_URL_BASE: node.url,
+    EVM_CHAIN_ID_BASE: String(node.chainId),
+    EVM_TOKEN_BASE_USDC: token,
+    BASE_CONFIRMATIONS: String(confirmations),
+  };
+}

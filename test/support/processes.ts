@@ -20,10 +20,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until `check()` holds (polled every 25 ms), or fails naming `what` after `ms`. */
-export async function until(what: string, check: () => boolean, ms: number): Promise<void> {
+/** Waits until `check()` holds (polled every 25 ms; it may be async), or fails naming `what` after `ms`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting for ${what}`);
     }

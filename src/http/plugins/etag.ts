@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendJson } from './errors.ts';
 
 /** A strong validator for a body: a hash of its bytes. */
 export function etagOf(body: string): string {
@@ -28,5 +29,5 @@ export function sendCachedJson(req: FastifyRequest, reply: FastifyReply, body: s
   if (clientHas(req, etag)) {
     return reply.code(304).send();
   }
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(body);
+  return sendJson(reply, 200, body);
 }

@@ -141,10 +141,6 @@ export class LiveChains implements ChainWatcher {
     return Object.keys(this.byNetwork).filter((n) => this.byNetwork[n] !== undefined);
   }
 
-  watchesAny(): boolean {
-    return Object.keys(this.byNetwork).length > 0;
-  }
-
   watches(network: string): boolean {
     return this.byNetwork[network] !== undefined;
   }

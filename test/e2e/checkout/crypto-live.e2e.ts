@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { EVM_TEST_XPUB } from '../../../src/providers/crypto-onchain/derivation.ts';
 import { createPreference } from '../../support/builders.ts';
-import { startEvmNode } from '../../support/evm-node.ts';
+import { baseUsdcSettings, startEvmNode } from '../../support/evm-node.ts';
 import {
   fillPayer,
   pay,
@@ -28,14 +28,7 @@ describe('[CHECKOUT] live USDC in Chromium', { skip: skipWithoutChromium }, () =
   test('[CHECKOUT]: payer pays USDC on Base, watches the confirmations come in, and lands on the merchant page', async (t) => {
     const node = await startEvmNode(t);
     const token = await node.deployToken({ decimals: 6, symbol: 'USDC' });
-    const env = await startCheckout(t, {
-      env: {
-        EVM_RPC_URL_BASE: node.url,
-        EVM_CHAIN_ID_BASE: String(node.chainId),
-        EVM_TOKEN_BASE_USDC: token,
-        BASE_CONFIRMATIONS: String(REQUIRED),
-      },
-    });
+    const env = await startCheckout(t, { env: baseUsdcSettings(node, token, REQUIRED) });
     const shop = await startSite(t);
     const merchant = await env.createMerchant('live');
     await env.cobro.services.merchants.updateSettings(merchant.id, { crypto: { evm_xpub: EVM_TEST_XPUB } });

@@ -5,8 +5,8 @@ import type { TestContext } from 'node:test';
 import { test } from 'node:test';
 import { ChainSourceError } from '../../../src/providers/crypto-onchain/chain-http.ts';
 import { EvmRpcClient, TRANSFER_TOPIC } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore, ScanCursor } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import { chainScanStore } from '../../support/chain-scan-store.ts';
 
 // An EVM node is the outside world even when the operator chose it: whatever it answers —
 // errors, garbage, answers too large, logs outside the filter, a tip that goes backwards — a
@@ -109,26 +109,6 @@ test('a node that does not answer within the timeout fails the call', async (t) 
   await assert.rejects(new EvmRpcClient({ url, timeoutMs: 200 }).blockNumber(), ChainSourceError);
 });
 
-/** A store in memory: the watcher's own bookkeeping, for the unit tests of its reaction to the node. */
-function memoryStore(): ChainScanStore {
-  let cursor: ScanCursor | null = null;
-  return {
-    cursor: async () => cursor,
-    advance: async (_n, expected, next) => {
-      if (expected?.hash !== cursor?.hash) {
-        return false;
-      }
-      cursor = next;
-      return true;
-    },
-    rewind: async (_n, _expected, fork) => {
-      cursor = fork;
-      return true;
-    },
-    transfersTo: async () => [],
-  };
-}
-
 test('a tip that goes backwards is refused until the node is past it again, and shows in the status', async (t) => {
   let tip = 100;
   const url = await fakeNode(t, (method, params, id) => {
@@ -147,7 +127,7 @@ test('a tip that goes backwards is refused until the node is past it again, and 
         return ok(id, []);
     }
   });
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
     network: 'base',
     chainId: 1337,
     tokens: { USDC: TOKEN },
@@ -189,7 +169,7 @@ test('a failing node is left alone for the backoff before it is asked again', as
     return ok(id, answers[method]);
   });
   let now = 0;
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
     network: 'base',
     chainId: 1337,
     tokens: { USDC: TOKEN },
@@ -244,7 +224,7 @@ test('a node that refuses wide eth_getLogs ranges is asked for narrower ones unt
     }
     return ok(id, answers[method]);
   });
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), memoryStore(), {
+  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
     network: 'base',
     chainId: 1337,
     tokens: { USDC: TOKEN },

@@ -1,44 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TokenTransfer } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
 import { EvmRpcClient } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore, ScanCursor } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import { chainScanStore } from '../../support/chain-scan-store.ts';
 import { startEvmNode } from '../../support/evm-node.ts';
 
 // The EVM watcher against a real node (ganache), with small limits so that the scan's ranges,
 // its batches of addresses and its fork points are all exercised by a few blocks.
-
-/** The watcher's records in memory, as the database keeps them (compare-and-set on the cursor). */
-function memoryStore(): ChainScanStore & { transfers: TokenTransfer[] } {
-  let cursor: ScanCursor | null = null;
-  const store = {
-    transfers: [] as TokenTransfer[],
-    cursor: async () => cursor,
-    advance: async (_n: string, expected: ScanCursor | null, next: ScanCursor, found: TokenTransfer[]) => {
-      if (expected?.hash !== cursor?.hash || expected?.block !== cursor?.block) {
-        return false;
-      }
-      cursor = next;
-      for (const t of found) {
-        if (!store.transfers.some((s) => s.txHash === t.txHash && s.logIndex === t.logIndex)) {
-          store.transfers.push(t);
-        }
-      }
-      return true;
-    },
-    rewind: async (_n: string, expected: ScanCursor, fork: ScanCursor) => {
-      if (expected.hash !== cursor?.hash) {
-        return false;
-      }
-      cursor = fork;
-      store.transfers = store.transfers.filter((t) => t.blockNumber <= fork.block);
-      return true;
-    },
-    transfersTo: async (_n: string, addresses: string[]) => store.transfers.filter((t) => addresses.includes(t.to)),
-  };
-  return store;
-}
 
 const PAYEES = [
   '0x1000000000000000000000000000000000000001',
@@ -49,7 +17,7 @@ const PAYEES = [
 test('transfers spread over many blocks and addresses are all found, in ranges of a few blocks and a few addresses per call', async (t) => {
   const node = await startEvmNode(t);
   const token = await node.deployToken({ decimals: 6 });
-  const store = memoryStore();
+  const { store } = await chainScanStore(t);
   const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
     network: 'base',
     chainId: node.chainId,
@@ -84,7 +52,7 @@ test('transfers spread over many blocks and addresses are all found, in ranges o
 test('a reorg deeper than the last scan is undone back to the newest scan end still on the chain', async (t) => {
   const node = await startEvmNode(t);
   const token = await node.deployToken({ decimals: 6 });
-  const store = memoryStore();
+  const { store, transfers } = await chainScanStore(t);
   const reorgs: [number, number][] = [];
   const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
     network: 'base',
@@ -114,5 +82,5 @@ test('a reorg deeper than the last scan is undone back to the newest scan end st
   await node.mine(8);
   assert.deepEqual(await look(), []);
   assert.deepEqual(reorgs, [[forkAt, forkAt + 5]]);
-  assert.equal(store.transfers.length, 0);
+  assert.equal(await transfers(), 0);
 });
