@@ -35,4 +35,8 @@ fi
 node scripts/build.mjs --quiet
 export COBRO_DIST_BUILT=1
 
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 "${files[@]}"
+# TAP for the whole run, then a closing list of the failed tests (scripts/test-failures-reporter.mjs).
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 \
+  --test-reporter=tap --test-reporter-destination=stdout \
+  --test-reporter=./scripts/test-failures-reporter.mjs --test-reporter-destination=stdout \
+  "${files[@]}"
