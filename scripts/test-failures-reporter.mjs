@@ -3,16 +3,23 @@
 // thousands of lines above its summary; this puts it last, where a CI log's tail shows it.
 import { inspect } from 'node:util';
 
+// biome-ignore lint/style/noDefaultExport: node --test loads a reporter by its default export.
 export default async function* failures(source) {
   const failed = [];
   for await (const event of source) {
-    if (event.type !== 'test:fail') continue;
+    if (event.type !== 'test:fail') {
+      continue;
+    }
     const { name, file, line, details } = event.data;
     // A suite fails when one of its tests does; the test itself is the useful line.
-    if (details?.type === 'suite') continue;
+    if (details?.type === 'suite') {
+      continue;
+    }
     failed.push({ name, where: file ? `${file}:${line ?? '?'}` : '(unknown file)', error: details?.error });
   }
-  if (failed.length === 0) return;
+  if (failed.length === 0) {
+    return;
+  }
   yield `\n# ${failed.length} failed:\n`;
   for (const { name, where, error } of failed) {
     const cause = error?.cause ?? error;
