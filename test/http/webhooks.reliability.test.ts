@@ -230,7 +230,7 @@ describeBackends('webhook reliability', (build, backend) => {
     t.after(() => canary.close());
     const modes: [ChaosMode, number][] = [
       [{ kind: '500' }, 50],
-      [{ kind: 'slow', ms: 700 }, 10],
+      [{ kind: 'slow', ms: 1500 }, 10],
       [{ kind: 'reset-before-body' }, 5],
       [{ kind: 'reset-after-body' }, 5],
       [{ kind: '3xx', location: `${canary.url}/stolen` }, 5],
@@ -244,7 +244,10 @@ describeBackends('webhook reliability', (build, backend) => {
       env: {
         ...ALLOW_LOOPBACK,
         WEBHOOK_RETRY_DELAYS: FAST_DELAYS,
-        WEBHOOK_TIMEOUT_MS: '300',
+        // RELIABILITY.md R9's 1 s. At 300 ms a loaded machine (the whole suite on two cores) made
+        // the sender give up on the receiver's forced `ok` answers too, and one event in 300 ran
+        // out of attempts though the receiver had failed it only 7 times.
+        WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_MAX_CONCURRENCY: '4',
       },
     });
@@ -255,11 +258,22 @@ describeBackends('webhook reliability', (build, backend) => {
     const events = await allEvents(app, merchant);
     assert.equal(events.length, 300, `expected 300 status changes from ${payments} payments`);
     const eventIds = new Set(events.map((e) => e.id));
-    const drivenMs = await driveUntil([cobro], () => allSettled(cobro, merchant.id, 300), 'R9 deliveries', 90_000);
+    const drivenMs = await driveUntil([cobro], () => allSettled(cobro, merchant.id, 300), 'R9 deliveries', 180_000);
 
     const rows = await deliveryRows(cobro, merchant.id);
     const delivered = rows.filter((r) => r.status === 'SUCCEEDED').length;
-    assert.equal(delivered, 300, JSON.stringify(rows.filter((r) => r.status !== 'SUCCEEDED')));
+    const undelivered = rows.filter((r) => r.status !== 'SUCCEEDED');
+    assert.equal(
+      delivered,
+      300,
+      JSON.stringify(
+        undelivered.map((row) => ({
+          ...row,
+          // What the receiver saw of the same event: its answer per attempt it received.
+          received: receiver.requests.filter((q) => q.webhookId === row.eventId).map((q) => q.mode),
+        })),
+      ),
+    );
     // Receiver-side dedupe by webhook-id: every event processed, exactly one processed copy each.
     assert.deepEqual(new Set(receiver.processed.keys()), eventIds);
 
