@@ -166,10 +166,23 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   };
 
   let server: ChildProcess | null = null;
+  let serverStderr = '';
+  /** A server the nemesis did not kill has exited: the run stops here and says how. */
+  const assertServerAlive = (when: string): void => {
+    if (server && (server.exitCode !== null || server.signalCode !== null)) {
+      throw new Error(
+        `Cobro exited by itself ${when} (code ${server.exitCode}, signal ${server.signalCode}):\n${serverStderr}`,
+      );
+    }
+  };
   const start = async (): Promise<void> => {
     const began = performance.now();
-    const child = spawn(process.execPath, cobroArgs('serve'), { cwd: ROOT, env, stdio: 'ignore' });
+    const child = spawn(process.execPath, cobroArgs('serve'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     server = child;
+    // The end of what it printed to stderr, for a server that dies by itself (a crash of ours).
+    child.stderr?.on('data', (chunk: Buffer) => {
+      serverStderr = (serverStderr + chunk.toString('utf8')).slice(-4_000);
+    });
     for (;;) {
       if (child.exitCode !== null) {
         throw new Error(`the server exited at start with code ${child.exitCode}`);
@@ -346,6 +359,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     const seen = new Set<number>();
     const downUntil = Date.now() + between([1_000, 3_000]);
     while (Date.now() < downUntil) {
+      assertServerAlive('while the database was down');
       try {
         const res = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(2_000) });
         await res.arrayBuffer();
@@ -358,6 +372,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     await server.start();
     const back = performance.now();
     for (;;) {
+      assertServerAlive('after the database came back');
       const res = await fetch(`${base}/ready`).catch(() => null);
       await res?.arrayBuffer();
       if (res?.status === 200) {
@@ -390,6 +405,11 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     if (options.databaseServer && left.outages > 0 && Math.random() < left.outages / (left.kills + left.outages)) {
       await outage(options.databaseServer).catch(stopEverything);
       continue;
+    }
+    try {
+      assertServerAlive('under load');
+    } catch (error) {
+      await stopEverything(error);
     }
     let resume: () => void = () => {};
     ready = new Promise<void>((resolve) => {
@@ -488,20 +508,11 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     duplicated: [...deliveriesById.values()].filter((n) => n > 1).length,
   };
 
-  // Read the database itself: one object per key, one paid order per checkout, no stuck key.
-  await kill();
-  const rows = await query(options.databaseUrl, [
-    `select 'key ' || external_id as what from checkout_preferences where external_id is not null group by external_id having count(*) > 1`,
-    `select 'paid twice ' || checkout_preference_id as what from payment_orders where status = 'CLOSED' group by checkout_preference_id having count(*) > 1`,
-  ]);
-  report.duplicates = rows;
-  // The processor's records (test mode's, kept in tables of their own) against ours.
-  report.chargedNotPaid = await query(options.databaseUrl, [
-    `select 'charged, order ' || o.id || ' ' || o.status as what from test_card_charges c join payment_orders o on o.id = c.idempotency_key where c.result like '%"status":"approved"%' and o.status <> 'CLOSED'`,
-  ]);
   // Every operation has settled by now. A key can still be IN_FLIGHT when its answer went out but
   // storing it failed (the database died in between): its lock lapses, and then a retry must be
-  // served, from the object made. A key a retry cannot use after its lock time is stuck.
+  // served, from the object made. A key a retry cannot use after its lock time is stuck. Asked
+  // while Cobro still runs: retried after the kill below, every such key looked stuck ("no
+  // answer"), which failed the PostgreSQL run whenever an outage left one behind.
   const inFlight = await query(options.databaseUrl, [
     `select key as what from idempotency_keys where state = 'IN_FLIGHT'`,
   ]);
@@ -536,9 +547,30 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     if (outcome === 'served') {
       report.lapsedKeysServed++;
     } else {
-      report.stuckKeys.push(`${key} (acknowledged ${sent.id}) ${outcome}`);
+      // What the database's sessions were doing then: a retry that gets no answer at all is
+      // waiting on something (a lock, a connection), and this says on what.
+      const sessions = options.databaseUrl.startsWith('postgres')
+        ? await query(options.databaseUrl, [
+            `select concat_ws(' | ', pid, state, wait_event_type, wait_event, round(extract(epoch from now() - xact_start))::text || ' s in transaction', left(regexp_replace(query, 's+', ' ', 'g'), 120)) as what from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+          ]).catch((error: unknown) => [`(could not read pg_stat_activity: ${String(error)})`])
+        : [];
+      report.stuckKeys.push(
+        `${key} (acknowledged ${sent.id}) ${outcome}; sessions: ${sessions.join(' ;; ') || 'none'}`,
+      );
+      assertServerAlive('while its idempotency keys were retried');
     }
   }
+  // Read the database itself: one object per key, one paid order per checkout, no stuck key.
+  await kill();
+  const rows = await query(options.databaseUrl, [
+    `select 'key ' || external_id as what from checkout_preferences where external_id is not null group by external_id having count(*) > 1`,
+    `select 'paid twice ' || checkout_preference_id as what from payment_orders where status = 'CLOSED' group by checkout_preference_id having count(*) > 1`,
+  ]);
+  report.duplicates = rows;
+  // The processor's records (test mode's, kept in tables of their own) against ours.
+  report.chargedNotPaid = await query(options.databaseUrl, [
+    `select 'charged, order ' || o.id || ' ' || o.status as what from test_card_charges c join payment_orders o on o.id = c.idempotency_key where c.result like '%"status":"approved"%' and o.status <> 'CLOSED'`,
+  ]);
   receiver.close();
   return report;
 }
