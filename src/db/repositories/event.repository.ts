@@ -53,4 +53,12 @@ export class KyselyEventRepository implements EventRepository {
     const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toEvent(row) : undefined;
   }
+
+  async getByIds(ids: readonly string[]): Promise<DomainEvent[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows = await this.db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
+    return rows.map(toEvent);
+  }
 }

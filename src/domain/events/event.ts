@@ -27,6 +27,8 @@ export interface EventRepository {
   insert(event: DomainEvent): Promise<void>;
   listForEntity(entityId: string): Promise<DomainEvent[]>;
   getById(id: string): Promise<DomainEvent | undefined>;
+  /** The events of these ids that exist, in no particular order. */
+  getByIds(ids: readonly string[]): Promise<DomainEvent[]>;
 }
 
 /** `PAYMENT_ORDER.<STATUS>` with the documented and the observed members (COMPATIBILITY.md, Webhooks). */

@@ -37,14 +37,20 @@ export type WebhookSender = (url: string, headers: Record<string, string>, body:
 
 export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
-export const networkConnector: Connector = (target) =>
-  target.protocol === 'https:'
-    ? tls.connect({
-        host: target.address,
-        port: target.port,
-        ...(target.servername ? { servername: target.servername } : {}),
-      })
-    : net.connect({ host: target.address, port: target.port });
+export const networkConnector: Connector = (target) => {
+  const socket =
+    target.protocol === 'https:'
+      ? tls.connect({
+          host: target.address,
+          port: target.port,
+          ...(target.servername ? { servername: target.servername } : {}),
+        })
+      : net.connect({ host: target.address, port: target.port });
+  // As Node's own agents do: a request's last bytes go out at once, not after the previous
+  // write's ACK (Nagle), which on a reused connection could add a delayed-ACK wait per request.
+  socket.setNoDelay(true);
+  return socket;
+};
 
 type Outcome = Omit<SendResult, 'durationMs'>;
 const failed = (error: string): Outcome => ({ statusCode: null, error, excerpt: null, retryAfterSeconds: null });
@@ -113,6 +119,9 @@ export function createWebhookSender(config: {
     }
     return new Promise<SendResult>((resolveResult) => {
       let settled = false;
+      let closed = false;
+      let answered: Outcome | null = null;
+      let responded = false;
       const finish = (r: Outcome) => {
         if (!settled) {
           settled = true;
@@ -131,6 +140,7 @@ export function createWebhookSender(config: {
           servername: isIP(host) ? '' : host,
         },
         (res) => {
+          responded = true;
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -145,12 +155,15 @@ export function createWebhookSender(config: {
           const complete = () => {
             clearTimeout(deadline);
             const retryAfter = Number(res.headers['retry-after']);
-            finish({
+            answered = {
               statusCode: res.statusCode ?? null,
               error: null,
               excerpt: Buffer.concat(chunks).subarray(0, 1024).toString('utf8'),
               retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
-            });
+            };
+            if (closed) {
+              finish(answered);
+            }
           };
           res.on('end', complete);
           res.on('close', complete);
@@ -161,7 +174,20 @@ export function createWebhookSender(config: {
       const deadline = setTimeout(() => {
         req.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
       }, options.timeoutMs);
-      req.on('close', () => clearTimeout(deadline));
+      // The outcome is reported once the request has let go of its connection (a kept-alive
+      // socket is back in the pool by then), so the caller's next request to the same receiver
+      // reuses it instead of opening one more connection.
+      req.on('close', () => {
+        closed = true;
+        clearTimeout(deadline);
+        if (answered) {
+          finish(answered);
+        } else if (!responded) {
+          finish(failed('the connection closed before an answer'));
+        }
+        // Else the answer is still being read (a receiver that closes after answering can close
+        // before its body's end is read here): `complete` finishes it.
+      });
       req.on('error', (error) => finish(failed(error.message)));
       req.end(body);
     });
