@@ -354,16 +354,27 @@ async function benchCobro(backend: 'sqlite' | 'postgres', databaseUrl: string, d
 /** What one pay-path sequence carries from request to request. */
 type PathContext = { pref?: string; order?: string };
 
+/** A loopback webhook receiver: how many requests it got, and when (performance.now()) the first and the last ended. */
+export type Receiver = {
+  url: string;
+  count: () => number;
+  firstAt: () => number;
+  lastAt: () => number;
+  close: () => Promise<void>;
+};
+
 /** A loopback webhook receiver that answers 200 at once, or never (`hang`). */
-async function startReceiver(
-  mode: 'ok' | 'hang',
-): Promise<{ url: string; count: () => number; close: () => Promise<void> }> {
+async function startReceiver(mode: 'ok' | 'hang'): Promise<Receiver> {
   let received = 0;
+  let firstAt = 0;
+  let lastAt = 0;
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       received++;
+      lastAt = performance.now();
+      firstAt ||= lastAt;
       if (mode === 'ok') {
         res.writeHead(200).end();
       }
@@ -378,6 +389,8 @@ async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     count: () => received,
+    firstAt: () => firstAt,
+    lastAt: () => lastAt,
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of sockets) {
@@ -546,6 +559,7 @@ async function webhookDrainRow(dir: string): Promise<Measurement> {
     cpuTimeUs,
     payPath: payPathOptions,
     api,
+    receiver: () => startReceiver('ok'),
   });
   return {
     target: 'webhook events delivered/s by a worker, from a backlog (receiver answers 200)',

@@ -7,10 +7,9 @@
  * produces events (what the row measured when delivery ran beside the pay path).
  */
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { cobroArgs } from '../test/support/dist.ts';
+import type { Receiver } from './run.ts';
 
 type Server = { child: ChildProcess; url: string; stderr: () => string };
 
@@ -22,6 +21,8 @@ export type DrainTools = {
   /** autocannon options for one create → pay → read path per connection loop. */
   payPath(url: string): autocannon.Options;
   api(url: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+  /** A receiver answering 200 at once (bench/run.ts's). */
+  receiver(): Promise<Receiver>;
 };
 
 export type DrainResult = { events: number; seconds: number; cpuUsPerEvent: number | null; complete: boolean };
@@ -34,7 +35,7 @@ export async function benchWebhookDrain(
   logFile: string,
   tools: DrainTools,
 ): Promise<DrainResult> {
-  const receiver = await startCountingReceiver();
+  const receiver = await tools.receiver();
   try {
     const api = await tools.start(cobroArgs('cobro', 'serve', '--jobs=off'), env, logFile);
     let expected = 0;
@@ -52,13 +53,19 @@ export async function benchWebhookDrain(
     process.stdout.write(`  sqlite   webhook backlog queued: ${expected} events; a worker drains it … `);
     const worker = await tools.start(cobroArgs('cobro', 'worker'), env, logFile);
     try {
-      const first = await receiver.first(60_000);
+      const startedBy = Date.now() + 60_000;
+      while (receiver.count() === 0) {
+        if (Date.now() > startedBy) {
+          throw new Error(`the worker delivered nothing in a minute:\n${worker.stderr()}`);
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
       const cpuAtFirst = tools.cpuTimeUs(worker.child.pid);
       const deadline = Date.now() + 180_000;
       while (receiver.count() < expected && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 20));
       }
-      const seconds = (receiver.lastAt() - first) / 1000;
+      const seconds = (receiver.lastAt() - receiver.firstAt()) / 1000;
       const cpuAtEnd = tools.cpuTimeUs(worker.child.pid);
       const events = receiver.count();
       const result: DrainResult = {
@@ -75,47 +82,4 @@ export async function benchWebhookDrain(
   } finally {
     await receiver.close();
   }
-}
-
-async function startCountingReceiver() {
-  let received = 0;
-  let firstAt = 0;
-  let lastAt = 0;
-  let onFirst: (() => void) | null = null;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received++;
-      lastAt = performance.now();
-      if (firstAt === 0) {
-        firstAt = lastAt;
-        onFirst?.();
-      }
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    count: () => received,
-    lastAt: () => lastAt,
-    first: (timeoutMs: number) =>
-      new Promise<number>((resolve, reject) => {
-        if (firstAt !== 0) {
-          resolve(firstAt);
-          return;
-        }
-        const timer = setTimeout(() => reject(new Error('the worker delivered nothing')), timeoutMs);
-        onFirst = () => {
-          clearTimeout(timer);
-          resolve(firstAt);
-        };
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
