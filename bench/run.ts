@@ -543,7 +543,7 @@ async function benchPaymentsAndWebhooks(server: Server): Promise<Measurement[]> 
 }
 
 /** Webhook delivery's own rate: a worker sending a queued backlog (bench/webhook-drain.ts). */
-async function webhookDrainRow(dir: string): Promise<Measurement> {
+async function webhookDrainRow(dir: string, profileDir?: string): Promise<Measurement> {
   const env = {
     DATABASE_URL: `sqlite:${join(dir, 'webhooks.db')}`,
     BOOTSTRAP_API_KEY: API_KEY,
@@ -552,15 +552,20 @@ async function webhookDrainRow(dir: string): Promise<Measurement> {
     LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
-  const drain = await benchWebhookDrain(env, join(dir, 'cobro-webhooks.log'), {
-    start: startServer,
-    waitReady,
-    stop: stopServer,
-    cpuTimeUs,
-    payPath: payPathOptions,
-    api,
-    receiver: () => startReceiver('ok'),
-  });
+  const drain = await benchWebhookDrain(
+    env,
+    join(dir, 'cobro-webhooks.log'),
+    {
+      start: startServer,
+      waitReady,
+      stop: stopServer,
+      cpuTimeUs,
+      payPath: payPathOptions,
+      api,
+      receiver: () => startReceiver('ok'),
+    },
+    profileDir,
+  );
   return {
     target: 'webhook events delivered/s by a worker, from a backlog (receiver answers 200)',
     backend: 'sqlite',
@@ -710,24 +715,30 @@ function dashboardSection(rows: DashboardRow[]): string {
   ].join('\n');
 }
 
+const RESULTS_FILE = join(ROOT, 'bench', 'RESULTS.md');
+
+/** Where a marked section sits in `text` (from its start marker to the end of its end marker), if it has one. */
+function sectionRange(text: string, startMarker: string, endMarker: string): [number, number] | null {
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
+  return start !== -1 && end > start ? [start, end + endMarker.length] : null;
+}
+
 /** A marked section of bench/RESULTS.md as it stands (empty when it has none). */
 function existingSection(startMarker: string, endMarker: string): string {
-  const current = readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8');
-  const start = current.indexOf(startMarker);
-  const end = current.indexOf(endMarker);
-  return start !== -1 && end > start ? current.slice(start, end + endMarker.length) : '';
+  const current = readFileSync(RESULTS_FILE, 'utf8');
+  const range = sectionRange(current, startMarker, endMarker);
+  return range ? current.slice(...range) : '';
 }
 
 /** Rewrites one marked section of bench/RESULTS.md (appended when the file has none yet). */
 function replaceSection(startMarker: string, endMarker: string, section: string): void {
-  const file = join(ROOT, 'bench', 'RESULTS.md');
-  const current = readFileSync(file, 'utf8');
-  const start = current.indexOf(startMarker);
-  const end = current.indexOf(endMarker);
+  const current = readFileSync(RESULTS_FILE, 'utf8');
+  const range = sectionRange(current, startMarker, endMarker);
   writeFileSync(
-    file,
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + endMarker.length)}`
+    RESULTS_FILE,
+    range
+      ? `${current.slice(0, range[0])}${section}${current.slice(range[1])}`
       : `${current.trimEnd()}\n\n${section}\n`,
   );
 }
@@ -889,8 +900,17 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
     try {
       pinSelf();
-      const row = await webhookDrainRow(dir);
+      // BENCH_PROFILE=1: the worker runs under --cpu-prof, and its top frames are printed.
+      const profileDir = process.env.BENCH_PROFILE === '1' ? join(dir, 'profile') : undefined;
+      const row = await webhookDrainRow(dir, profileDir);
       process.stdout.write(`  worker CPU per event: ${row.cpuUs?.toFixed(0) ?? '?'} µs\n`);
+      if (profileDir) {
+        const { frames, samples } = topFrames(readProfile(profileDir), 25);
+        process.stdout.write(`  worker profile, ${samples} busy samples (self time):\n`);
+        for (const f of frames) {
+          process.stdout.write(`  ${(f.selfShare * 100).toFixed(1).padStart(5)} %  ${f.name}  ${f.where}\n`);
+        }
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -1003,8 +1023,11 @@ async function main(): Promise<void> {
       ? renderRenewalsSection(renewals, loadAverage())
       : existingSection(RENEWALS_START, RENEWALS_END),
     '',
+    // Profiles are taken only by BENCH_ONLY=profile.
+    existingSection(PROFILES_START, PROFILES_END),
+    '',
   ].join('\n');
-  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
+  writeFileSync(RESULTS_FILE, report);
   process.stdout.write(`\n${table}\n\nReference (TOOLCHAIN.md, measured separately):\n${REFERENCE_ROWS.join('\n')}\n`);
   process.stdout.write('\nwritten to bench/RESULTS.md\n');
 

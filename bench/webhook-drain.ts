@@ -34,6 +34,8 @@ export async function benchWebhookDrain(
   env: Record<string, string>,
   logFile: string,
   tools: DrainTools,
+  /** Where the worker writes a V8 CPU profile (`--cpu-prof`), if anywhere. */
+  profileDir?: string,
 ): Promise<DrainResult> {
   const receiver = await tools.receiver();
   try {
@@ -51,7 +53,8 @@ export async function benchWebhookDrain(
       await tools.stop(api);
     }
     process.stdout.write(`  sqlite   webhook backlog queued: ${expected} events; a worker drains it … `);
-    const worker = await tools.start(cobroArgs('cobro', 'worker'), env, logFile);
+    const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+    const worker = await tools.start([...profile, ...cobroArgs('cobro', 'worker')], env, logFile);
     try {
       const startedBy = Date.now() + 60_000;
       while (receiver.count() === 0) {
