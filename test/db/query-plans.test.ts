@@ -14,8 +14,10 @@ import type { TestApp } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
 
 /**
- * The dashboard's filtered payment lists must be index range reads, not walks over a merchant's
- * whole list: at 100,000 orders a rare payer e-mail or method would otherwise read every row.
+ * Queries that run on every payment, and the dashboard's filtered payment lists, must be index
+ * range reads, not walks over a merchant's whole list (or every merchant's): at 100,000 orders a
+ * rare payer e-mail or method would otherwise read every row, and a card payment's decline count
+ * every declined order.
  * Each test runs the repositories' own queries (captured as they are sent) through the
  * database's planner and asserts which index it picks. On PostgreSQL sequential scans are
  * switched off for the EXPLAIN, because on a test's few rows a scan is cheapest; what is
@@ -104,6 +106,23 @@ function assertNoFullScan(plan: string): void {
     assert.ok(!/Seq Scan on (payment_orders|checkout_preferences)/.test(line), `full scan:\n${plan}`);
   }
 }
+
+describeBackends("a card payment reads only its own checkout's orders", (build) => {
+  test("the decline lock counts the checkout's declined card orders through the checkout index, not every declined order", async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    p.captured.length = 0;
+    await p.orders.countRejectedCardOrders('pref_none');
+    assert.equal(p.captured.length, 1);
+    const plan = await p.plan(p.captured[0] as CompiledQuery);
+    assertUses(plan, 'payment_orders_preference');
+    assert.ok(
+      !plan.includes('payment_orders_open'),
+      `the index on status alone would walk every declined order:\n${plan}`,
+    );
+    assertNoFullScan(plan);
+  });
+});
 
 describeBackends('dashboard list filters read an index', (build) => {
   test('each order filter of the payments list is an index range on its own column, newest first', async (t) => {
