@@ -10,6 +10,7 @@ import { KyselyPaymentOrderRepository } from '../../src/db/repositories/payment-
 import type { Database } from '../../src/db/schema.ts';
 import type { PreferenceFilter } from '../../src/domain/checkout-preferences/checkout-preference.ts';
 import type { PaymentOrderFilter } from '../../src/domain/payment-orders/payment-order.ts';
+import type { PageRequest } from '../../src/domain/shared/page.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
 
@@ -87,9 +88,14 @@ async function orderPlan(p: Planner, ctx: TestApp, filter: PaymentOrderFilter): 
   return p.plan(p.captured[0] as CompiledQuery);
 }
 
-async function preferencePlan(p: Planner, ctx: TestApp, filter: PreferenceFilter): Promise<string> {
+async function preferencePlan(
+  p: Planner,
+  ctx: TestApp,
+  filter: PreferenceFilter,
+  page: PageRequest = PAGE,
+): Promise<string> {
   p.captured.length = 0;
-  await p.preferences.list(ctx.merchant.id, 'test', PAGE, filter);
+  await p.preferences.list(ctx.merchant.id, 'test', page, filter);
   assert.equal(p.captured.length, 1);
   return p.plan(p.captured[0] as CompiledQuery);
 }
@@ -107,20 +113,50 @@ function assertNoFullScan(plan: string): void {
   }
 }
 
-describeBackends("a card payment reads only its own checkout's orders", (build) => {
+/** The plans of every statement `run` sends, in order. */
+async function plansOf(p: Planner, run: () => Promise<unknown>): Promise<string[]> {
+  p.captured.length = 0;
+  await run();
+  return Promise.all(p.captured.map((q) => p.plan(q)));
+}
+
+describeBackends('payment reads narrow by what they are about, not by a status every merchant shares', (build) => {
   test("the decline lock counts the checkout's declined card orders through the checkout index, not every declined order", async (t) => {
     const ctx = await build(t);
     const p = await planner(t, ctx);
-    p.captured.length = 0;
-    await p.orders.countRejectedCardOrders('pref_none');
-    assert.equal(p.captured.length, 1);
-    const plan = await p.plan(p.captured[0] as CompiledQuery);
+    const [plan = ''] = await plansOf(p, () => p.orders.countRejectedCardOrders('pref_none'));
     assertUses(plan, 'payment_orders_preference');
-    assert.ok(
-      !plan.includes('payment_orders_open'),
-      `the index on status alone would walk every declined order:\n${plan}`,
-    );
+    assert.ok(!plan.includes('payment_orders_open'), `the index on status would walk every declined order:\n${plan}`);
     assertNoFullScan(plan);
+  });
+
+  test("a subscription's open renewals are read through its own orders, not every open order", async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    const [plan = ''] = await plansOf(p, () => p.orders.openRenewals('rec_none'));
+    assertUses(plan, 'payment_orders_subscription');
+    assertNoFullScan(plan);
+  });
+
+  test('the chain watcher reads recently expired crypto orders, not every expired order', async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    const plans = await plansOf(p, () => p.orders.listWatchedCrypto('live', Date.now() - 86_400_000, 100));
+    assert.equal(plans.length, 2);
+    assertUses(plans[1] ?? '', 'payment_orders_expired_crypto');
+    for (const plan of plans) {
+      assertNoFullScan(plan);
+    }
+  });
+
+  test("the checkouts list filtered to OPEN reads the merchant's own checkouts, not every merchant's open ones", async (t) => {
+    const ctx = await build(t);
+    const p = await planner(t, ctx);
+    // The first page: no cursor, whose range on created_at would favour the right index anyway.
+    const open = await preferencePlan(p, ctx, { status: 'OPEN' }, { limit: 25, cursor: null });
+    assertUses(open, 'checkout_preferences_by_status');
+    assert.ok(!open.includes('checkout_preferences_open_expiry'), `every merchant's open checkouts:\n${open}`);
+    assertNoFullScan(open);
   });
 });
 

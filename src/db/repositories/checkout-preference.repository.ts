@@ -187,7 +187,10 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
       const now = BigInt(filter.now ?? Date.now());
       const status = filter.status;
       if (status === 'OPEN') {
-        q = q.where('status', '=', 'OPEN').where('expires_at', '>', now);
+        // `not (expires_at <= now)`, not `expires_at > now`: the same rows, but a range on
+        // expires_at drew SQLite (no statistics) to checkout_preferences_open_expiry, every
+        // merchant's open checkouts, over the merchant's own in checkout_preferences_by_status.
+        q = q.where('status', '=', 'OPEN').where((eb) => eb.not(eb('expires_at', '<=', now)));
       } else if (status === 'EXPIRED') {
         q = q.where((eb) =>
           eb.or([eb('status', '=', 'EXPIRED'), eb.and([eb('status', '=', 'OPEN'), eb('expires_at', '<=', now)])]),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
 import type { PaymentAnomaly, PaymentOrderStatus } from '../../domain/payment-orders/payment-order.status.ts';
@@ -275,15 +276,17 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]> {
+    // The method as a literal, not a parameter: with the status literal too, it matches the
+    // partial index payment_orders_expired_crypto (0016).
     const crypto = this.db
       .selectFrom('payment_orders')
       .selectAll()
-      .where('payment_method_type', '=', 'CRYPTO_ONCHAIN')
+      .where('payment_method_type', '=', sql.lit('CRYPTO_ONCHAIN'))
       .where('mode', '=', mode);
     // Two lists, each bounded: many recently expired orders must never crowd out the open ones.
     const opened = await crypto.where('status', '=', 'OPENED').orderBy('created_at').limit(limit).execute();
     const expired = await crypto
-      .where('status', '=', 'EXPIRED')
+      .where('status', '=', sql.lit('EXPIRED'))
       .where('expired_at', '>=', BigInt(expiredSince))
       .orderBy('expired_at', 'desc')
       .limit(limit)
