@@ -140,7 +140,11 @@ export class EvmWatcher {
       await this.scan(tip, addresses);
       transfers = addresses.length > 0 ? await this.store.transfersTo(network, addresses) : [];
     } catch (error) {
-      this.fail(error);
+      // Only the node's failures count against it (its error count, its backoff): the scan also
+      // reads and writes our own database, and a database outage is not the node's.
+      if (error instanceof ChainSourceError) {
+        this.fail(error);
+      }
       throw error;
     }
     this.failure = null;

@@ -84,3 +84,33 @@ test('a reorg deeper than the last scan is undone back to the newest scan end st
   assert.deepEqual(reorgs, [[forkAt, forkAt + 5]]);
   assert.equal(await transfers(), 0);
 });
+
+test('a database outage during a scan is not counted against the node: no node error, no backoff', async (t) => {
+  const node = await startEvmNode(t);
+  const token = await node.deployToken({ decimals: 6 });
+  const { store, closeDatabase } = await chainScanStore(t);
+  let now = 1_000_000;
+  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
+    network: 'base',
+    chainId: node.chainId,
+    tokens: { USDC: token },
+    decimalsOf: () => 6,
+    initialLookback: 0,
+    now: () => now,
+    backoffMs: () => 60_000,
+  });
+  const watches = [{ address: PAYEES[2] as string, currency: 'USDC' }];
+  await watcher.refresh();
+  await watcher.received('base', watches);
+  await node.mine(1);
+  await closeDatabase();
+  await watcher.refresh();
+  await assert.rejects(watcher.received('base', watches));
+  assert.equal(watcher.status().errors, 0);
+  assert.equal(watcher.status().lastError, null);
+  // The node is asked again at once (a node failure would wait out its backoff first).
+  now += 1;
+  await node.mine(1);
+  await watcher.refresh();
+  assert.equal(watcher.status().tipHeight, await node.blockNumber());
+});
