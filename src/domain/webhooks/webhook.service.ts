@@ -39,6 +39,9 @@ export const TEST_EVENT_TYPE = 'WEBHOOK_ENDPOINT.TEST';
 
 export const merchantSecretOwner = (merchantId: string, mode: Mode): string => `merchant:${merchantId}:${mode}`;
 
+/** Checkouts whose webhook URL (or its absence) is kept in memory at most; then the memo starts over. */
+const HOOK_URLS_KEPT = 10_000;
+
 export type EndpointInput = { url: string; eventTypes: string[] | null; description: string | null };
 
 /**
@@ -62,8 +65,7 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const targets: { url: string; endpointId: string | null; secretOwner: string }[] = [];
     if (event.checkoutPreferenceId) {
-      const pref = await repos.preferences.getById(event.checkoutPreferenceId);
-      const url = pref?.customUrls.statusChangesWebhook;
+      const url = await this.statusChangesWebhook(repos, event.checkoutPreferenceId);
       if (url) {
         targets.push({ url, endpointId: null, secretOwner: merchantSecretOwner(event.merchantId, event.mode) });
       }
@@ -92,6 +94,29 @@ export class WebhookService {
       });
     }
   }
+
+  /**
+   * A checkout's own webhook URL. It is written when the checkout is created and never changed,
+   * so what one read found holds for every later event of that checkout, in every process: each
+   * payment (two events at least) then reads the checkout once instead of once per event.
+   */
+  private async statusChangesWebhook(repos: Repositories, preferenceId: string): Promise<string | null> {
+    const known = this.hookUrls.get(preferenceId);
+    if (known !== undefined) {
+      return known;
+    }
+    const pref = await repos.preferences.getById(preferenceId);
+    if (!pref) {
+      return null;
+    }
+    if (this.hookUrls.size >= HOOK_URLS_KEPT) {
+      this.hookUrls.clear();
+    }
+    this.hookUrls.set(preferenceId, pref.customUrls.statusChangesWebhook);
+    return pref.customUrls.statusChangesWebhook;
+  }
+
+  private readonly hookUrls = new Map<string, string | null>();
 
   // ---- signing secrets ---------------------------------------------------------------------
 
