@@ -362,8 +362,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
     renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
     maxCardDeclines: MAX_CARD_DECLINES,
-    // SQLite: enough for group commit to share fsyncs; PostgreSQL: one short of the pool (SubscriptionOptions).
-    billingConcurrency: database.kind === 'postgres' ? Math.max(1, config.pgPoolSize - 1) : 16,
+    billingConcurrency: database.sideBySide,
   });
   orders.useSubscriptions({
     forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),

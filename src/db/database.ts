@@ -28,6 +28,12 @@ export type OpenDatabase = {
    * records beside ours): `fn` gets Kysely inside it. On SQLite it joins the writer's queue.
    */
   write<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * How many units of work a batch job (billing) should run side by side. SQLite: enough for
+   * group commit to share its fsyncs. PostgreSQL: one short of the pool (see
+   * SubscriptionOptions.billingConcurrency for why not the whole pool).
+   */
+  sideBySide: number;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   durability(): Promise<DurabilitySettings>;
@@ -159,6 +165,7 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
   const dataVersion = new SqliteDataVersion(writerRaw);
   return {
     kind: 'sqlite',
+    sideBySide: 16,
     db: readerDb,
     uow: { transaction: (fn) => writer.run(fn), read },
     // Inside a unit of the writer's, statements on writerDb run in that unit's transaction.
@@ -192,9 +199,10 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
 }
 
 async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
+  const poolSize = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.pgPoolSize ?? 10,
+    max: poolSize,
     // Acknowledged commits must be on disk: never trust a server default for this.
     options: '-c synchronous_commit=on',
   });
@@ -209,6 +217,7 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
   const listeners = new Set<PostgresKeyRevocationListener>();
   return {
     kind: 'postgres',
+    sideBySide: Math.max(1, poolSize - 1),
     db,
     uow: {
       transaction: (fn) => db.transaction().execute((trx) => fn(makeRepositories(trx))),
