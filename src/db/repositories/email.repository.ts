@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import { PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { EmailRepository, EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, OutboundEmailsTable } from '../schema.ts';
+import { leaseDue, unleased } from './leases.ts';
 import { afterCursor } from './page.ts';
 
 function toEmail(r: OutboundEmailsTable): OutboundEmail {
@@ -47,31 +46,17 @@ export class KyselyEmailRepository implements EmailRepository {
   }
 
   async claimPending(now: number, limit: number, leaseMs: number): Promise<OutboundEmail[]> {
-    const unleased = (eb: ExpressionBuilder<Database, 'outbound_emails'>) =>
-      eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]);
-    let due = this.db
+    const due = this.db
       .selectFrom('outbound_emails')
       .select('id')
       .where('status', '=', 'PENDING')
-      .where(unleased)
+      .where(unleased(now))
       .orderBy('created_at')
       .limit(limit);
-    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
-      // Several workers: each row goes to exactly one of them.
-      due = due.forUpdate().skipLocked();
-    }
-    const ids = (await due.execute()).map((r) => r.id);
+    const { ids, token } = await leaseDue(this.db, 'outbound_emails', due, now, leaseMs);
     if (ids.length === 0) {
       return [];
     }
-    // The token, not the time, says who holds the lease: two workers may share a millisecond.
-    const token = randomUUID();
-    await this.db
-      .updateTable('outbound_emails')
-      .set({ locked_until: BigInt(now + leaseMs), lease_token: token })
-      .where('id', 'in', ids)
-      .where(unleased)
-      .execute();
     const rows = await this.db
       .selectFrom('outbound_emails')
       .selectAll()

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PostgresAdapter } from 'kysely';
 import type { DomainEvent } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
@@ -17,6 +15,7 @@ import type {
 } from '../../domain/webhooks/webhook.ts';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
 import { toEvent } from './event.repository.ts';
+import { leaseDue, unleased } from './leases.ts';
 import { afterCursor } from './page.ts';
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
@@ -220,38 +219,25 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .select('id')
       .where('status', '=', 'PENDING')
       .where('next_attempt_at', '<=', BigInt(now))
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
+      .where(unleased(now))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
   }
 
   async claimDue(now: number, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
-    const isPostgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
-    let due = this.db
+    const due = this.db
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('status', '=', 'PENDING')
       .where('next_attempt_at', '<=', BigInt(now))
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
+      .where(unleased(now))
       .orderBy('next_attempt_at')
       .limit(limit);
-    if (isPostgres) {
-      // Several workers: each row goes to exactly one of them.
-      due = due.forUpdate().skipLocked();
-    }
-    const ids = (await due.execute()).map((r) => r.id);
+    const { ids, token } = await leaseDue(this.db, 'webhook_deliveries', due, now, leaseMs);
     if (ids.length === 0) {
       return [];
     }
-    // The token, not the time, says who holds the lease: two workers may share a millisecond.
-    const token = randomUUID();
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: BigInt(now + leaseMs), lease_token: token })
-      .where('id', 'in', ids)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', BigInt(now))]))
-      .execute();
     const rows = await this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
