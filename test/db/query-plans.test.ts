@@ -6,6 +6,7 @@ import type { CompiledQuery } from 'kysely';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { KyselyCheckoutPreferenceRepository } from '../../src/db/repositories/checkout-preference.repository.ts';
+import { KyselyEmailRepository } from '../../src/db/repositories/email.repository.ts';
 import { KyselyPaymentOrderRepository } from '../../src/db/repositories/payment-order.repository.ts';
 import type { Database } from '../../src/db/schema.ts';
 import type { PreferenceFilter } from '../../src/domain/checkout-preferences/checkout-preference.ts';
@@ -32,6 +33,7 @@ type Planner = {
   plan(query: CompiledQuery): Promise<string>;
   orders: KyselyPaymentOrderRepository;
   preferences: KyselyCheckoutPreferenceRepository;
+  emails: KyselyEmailRepository;
   captured: CompiledQuery[];
 };
 
@@ -50,6 +52,7 @@ async function planner(t: TestContext, ctx: TestApp): Promise<Planner> {
       captured,
       orders: new KyselyPaymentOrderRepository(db),
       preferences: new KyselyCheckoutPreferenceRepository(db),
+      emails: new KyselyEmailRepository(db),
       async plan(query) {
         const rows = connection.prepare(`explain query plan ${query.sql}`).all(...(query.parameters as unknown[])) as {
           detail: string;
@@ -66,6 +69,7 @@ async function planner(t: TestContext, ctx: TestApp): Promise<Planner> {
     captured,
     orders: new KyselyPaymentOrderRepository(db),
     preferences: new KyselyCheckoutPreferenceRepository(db),
+    emails: new KyselyEmailRepository(db),
     async plan(query) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -120,45 +124,61 @@ async function plansOf(p: Planner, run: () => Promise<unknown>): Promise<string[
   return Promise.all(p.captured.map((q) => p.plan(q)));
 }
 
-describeBackends('payment reads narrow by what they are about, not by a status every merchant shares', (build) => {
-  test("the decline lock counts the checkout's declined card orders through the checkout index, not every declined order", async (t) => {
-    const ctx = await build(t);
-    const p = await planner(t, ctx);
-    const [plan = ''] = await plansOf(p, () => p.orders.countRejectedCardOrders('pref_none'));
-    assertUses(plan, 'payment_orders_preference');
-    assert.ok(!plan.includes('payment_orders_open'), `the index on status would walk every declined order:\n${plan}`);
-    assertNoFullScan(plan);
-  });
-
-  test("a subscription's open renewals are read through its own orders, not every open order", async (t) => {
-    const ctx = await build(t);
-    const p = await planner(t, ctx);
-    const [plan = ''] = await plansOf(p, () => p.orders.openRenewals('rec_none'));
-    assertUses(plan, 'payment_orders_subscription');
-    assertNoFullScan(plan);
-  });
-
-  test('the chain watcher reads recently expired crypto orders, not every expired order', async (t) => {
-    const ctx = await build(t);
-    const p = await planner(t, ctx);
-    const plans = await plansOf(p, () => p.orders.listWatchedCrypto('live', Date.now() - 86_400_000, 100));
-    assert.equal(plans.length, 2);
-    assertUses(plans[1] ?? '', 'payment_orders_expired_crypto');
-    for (const plan of plans) {
+describeBackends(
+  'reads narrow by what they are about (a checkout, a subscription, a merchant), not by what every merchant shares',
+  (build) => {
+    test("the decline lock counts the checkout's declined card orders through the checkout index, not every declined order", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const [plan = ''] = await plansOf(p, () => p.orders.countRejectedCardOrders('pref_none'));
+      assertUses(plan, 'payment_orders_preference');
+      assert.ok(!plan.includes('payment_orders_open'), `the index on status would walk every declined order:\n${plan}`);
       assertNoFullScan(plan);
-    }
-  });
+    });
 
-  test("the checkouts list filtered to OPEN reads the merchant's own checkouts, not every merchant's open ones", async (t) => {
-    const ctx = await build(t);
-    const p = await planner(t, ctx);
-    // The first page: no cursor, whose range on created_at would favour the right index anyway.
-    const open = await preferencePlan(p, ctx, { status: 'OPEN' }, { limit: 25, cursor: null });
-    assertUses(open, 'checkout_preferences_by_status');
-    assert.ok(!open.includes('checkout_preferences_open_expiry'), `every merchant's open checkouts:\n${open}`);
-    assertNoFullScan(open);
-  });
-});
+    test("a subscription's open renewals are read through its own orders, not every open order", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const [plan = ''] = await plansOf(p, () => p.orders.openRenewals('rec_none'));
+      assertUses(plan, 'payment_orders_subscription');
+      assertNoFullScan(plan);
+    });
+
+    test('the chain watcher reads recently expired crypto orders, not every expired order', async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const plans = await plansOf(p, () => p.orders.listWatchedCrypto('live', Date.now() - 86_400_000, 100));
+      assert.equal(plans.length, 2);
+      assertUses(plans[1] ?? '', 'payment_orders_expired_crypto');
+      for (const plan of plans) {
+        assertNoFullScan(plan);
+      }
+    });
+
+    test("a merchant's e-mails are read through the merchant's own, not by walking every merchant's", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const plans = await plansOf(p, async () => {
+        await p.emails.listForMerchant(ctx.merchant.id, 'test', 25);
+        await p.emails.page(ctx.merchant.id, 'test', { limit: 25, cursor: null });
+      });
+      assert.equal(plans.length, 2);
+      for (const plan of plans) {
+        assertUses(plan, 'outbound_emails_merchant');
+      }
+    });
+
+    test("the checkouts list filtered to OPEN reads the merchant's own checkouts, not every merchant's open ones", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      // The first page: no cursor, whose range on created_at would favour the right index anyway.
+      const open = await preferencePlan(p, ctx, { status: 'OPEN' }, { limit: 25, cursor: null });
+      assertUses(open, 'checkout_preferences_by_status');
+      assert.ok(!open.includes('checkout_preferences_open_expiry'), `every merchant's open checkouts:\n${open}`);
+      assertNoFullScan(open);
+    });
+  },
+);
 
 describeBackends('dashboard list filters read an index', (build) => {
   test('each order filter of the payments list is an index range on its own column, newest first', async (t) => {

@@ -15,6 +15,8 @@ import { sql } from 'kysely';
 // - The chain watcher's recently expired crypto orders (late payments) walked every expired
 //   order of every method, on every tick. The index holds only expired crypto orders; the
 //   query names the method and status as literals, which is what lets both databases use it.
+// - A merchant's e-mails (the test-mode mailbox, the dashboard) were read by walking the whole
+//   outbound_emails table, every merchant's mails: it had no index by merchant.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('payment_orders_preference').execute();
   await db.schema
@@ -28,9 +30,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index payment_orders_expired_crypto on payment_orders (mode, expired_at) where payment_method_type = 'CRYPTO_ONCHAIN' and status = 'EXPIRED'`.execute(
     db,
   );
+  await db.schema
+    .createIndex('outbound_emails_merchant')
+    .on('outbound_emails')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('outbound_emails_merchant').execute();
   await db.schema.dropIndex('payment_orders_expired_crypto').execute();
   await db.schema.dropIndex('payment_orders_subscription').execute();
   await db.schema.dropIndex('payment_orders_preference').execute();
