@@ -20,6 +20,7 @@ import { DashboardStatsService } from './domain/dashboard/stats.ts';
 import { TeamService } from './domain/dashboard/team.service.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';
+import type { Mode } from './domain/merchants/merchant.ts';
 import { MerchantProfileService } from './domain/merchants/merchant-profile.ts';
 import { parseSettings } from './domain/merchants/merchant-settings.ts';
 import { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
@@ -27,7 +28,13 @@ import { TestMailboxService } from './domain/notifications/test-mailbox.service.
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
 import { ChainObserver } from './domain/payment-orders/chain-observer.ts';
-import { PaymentOrderService } from './domain/payment-orders/payment-order.service.ts';
+import type { PaymentOrderOptions } from './domain/payment-orders/payment-order.core.ts';
+import { PaymentOrderCore } from './domain/payment-orders/payment-order.core.ts';
+import { PaymentOrderMoveService } from './domain/payment-orders/payment-order-move.service.ts';
+import { PaymentOrderQueryService } from './domain/payment-orders/payment-order-query.service.ts';
+import { PaymentOrderSweepService } from './domain/payment-orders/payment-order-sweep.service.ts';
+import { PaymentRenewalService } from './domain/payment-orders/payment-renewal.service.ts';
+import { PaymentStartService } from './domain/payment-orders/payment-start.service.ts';
 import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import { systemClock } from './domain/shared/clock.ts';
@@ -74,6 +81,8 @@ export type Cobro = {
   delivery: WebhookDeliveryJob;
   /** Settles crypto orders from their chains (a job; tests call it). */
   chainObserver: ChainObserver;
+  /** Expires due orders and settles card charges left pending (the payments job; tests call it). */
+  orderSweeps: PaymentOrderSweepService;
   /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
   runJobs(): Promise<void>;
   logger: Logger;
@@ -341,22 +350,38 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
   );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  const orders = new PaymentOrderService(
+  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
+  const orderCore = new PaymentOrderCore(clocks, providers, (repos, event) => webhooks.publish(repos, event));
+  const settingsFor = async (merchantId: string, mode: Mode) =>
+    parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS);
+  const orderOptions: PaymentOrderOptions = {
+    cardOrderTtlMs: 15 * 60_000,
+    cardLockMs: config.cardRecoveryAfterMs,
+    maxCardDeclines: MAX_CARD_DECLINES,
+    validateCard: checkCard,
+  };
+  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
+  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
+  const paymentStart = new PaymentStartService(
     uow,
-    clocks,
+    orderCore,
     currencies,
     paymentMethods,
     providers,
-    async (merchantId, mode) =>
-      parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS),
-    {
-      cardOrderTtlMs: 15 * 60_000,
-      cardLockMs: config.cardRecoveryAfterMs,
-      maxCardDeclines: MAX_CARD_DECLINES,
-      validateCard: checkCard,
-    },
-    (repos, event) => webhooks.publish(repos, event),
+    settingsFor,
+    orderOptions,
+    orderMoves,
   );
+  const renewals = new PaymentRenewalService(
+    uow,
+    orderCore,
+    currencies,
+    paymentMethods,
+    providers,
+    settingsFor,
+    orderMoves,
+  );
+  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
   const subscriptions = new SubscriptionService(uow, clocks, (repos, event) => webhooks.publish(repos, event), {
     retryDays: config.subscriptions.retryDays,
     cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
@@ -364,7 +389,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxCardDeclines: MAX_CARD_DECLINES,
     billingConcurrency: database.sideBySide,
   });
-  orders.useSubscriptions({
+  orderCore.useSubscriptions({
     forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),
     firstCharge: (rec) => subscriptions.firstCharge(rec),
     onOrderClosed: (repos, order, token, now) => subscriptions.onOrderClosed(repos, order, token, now),
@@ -377,12 +402,17 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
         now: clocks.clockFor(rec).now().getTime(),
       }),
   });
-  subscriptions.useCharger(orders);
+  subscriptions.useCharger({
+    openRenewal: (rec, periodIndex, attempt, dueAt) => renewals.openRenewal(rec, periodIndex, attempt, dueAt),
+    chargeRenewal: (order, token) => renewals.chargeRenewal(order, token),
+    getRenewal: (recId, periodIndex, attempt) => renewals.getRenewal(recId, periodIndex, attempt),
+    expire: (order) => orderMoves.expire(order),
+  });
   const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
   const chainObserver = new ChainObserver(
     uow,
     { test: providers.chain, live: providers.liveChain },
-    (order, received) => orders.confirm(order, received),
+    (order, received) => orderMoves.confirm(order, received),
     {
       now: () => clock.now().getTime(),
       lateWindowMs: LATE_PAYMENT_WINDOW_MS,
@@ -394,12 +424,12 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   // The payment jobs in their order; the periodic run leaves the live chains out (they have a
   // job of their own, at the operator's pace), runJobs (tests, test helpers) does them all.
   const paymentSteps = async (liveChains: boolean) => {
-    await orders.syncPendingCards();
+    await orderSweeps.syncPendingCards();
     await chainObserver.observe('test');
     if (liveChains) {
       await chainObserver.observe('live');
     }
-    await orders.expireDue();
+    await orderSweeps.expireDue();
     await subscriptions.runBilling();
     await sendQueuedEmails(uow, mailTransport, clock, logger);
   };
@@ -411,7 +441,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     paymentMethods,
     currencies,
     orders,
-    testHelpers: new TestHelperService(uow, orders, clocks, () => runJobs()),
+    paymentStart,
+    orderMoves,
+    testHelpers: new TestHelperService(uow, orders, paymentStart, orderMoves, clocks, () => runJobs()),
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
     webhooks,
@@ -482,6 +514,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     clocks,
     delivery,
     chainObserver,
+    orderSweeps,
     runJobs,
     logger,
     async close() {

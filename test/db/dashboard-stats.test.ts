@@ -117,7 +117,7 @@ async function seed(
     bank: { bank_name: 'Banco Uno', account_holder: 'A', account_number: '123456789', routing: '001' },
   });
   const livePref = await checkout(ctx, liveMerchant, 40, { payment_method_types: ['BANK_TRANSFER'] });
-  const liveOrder = await ctx.cobro.services.orders.start(livePref.id, {
+  const liveOrder = await ctx.cobro.services.paymentStart.start(livePref.id, {
     paymentMethodId: USD_BANK_TRANSFER,
     payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
   });

@@ -13,7 +13,7 @@ describeBackends('Preference expiry job', (build) => {
     const due = await createPreference(app, merchant, { expiration_date: '2026-03-01T09:40:00Z' });
     const later = await createPreference(app, merchant, { expiration_date: '2026-03-01T11:00:00Z' });
     clock.set('2026-03-01T09:40:00Z');
-    await cobro.services.orders.expireDue();
+    await cobro.orderSweeps.expireDue();
     const stored = async (id: string) => (await cobro.database.uow.read.preferences.getById(id))?.status;
     assert.equal(await stored(due.id), 'EXPIRED');
     assert.equal(await stored(later.id), 'OPEN');

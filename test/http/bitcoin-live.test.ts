@@ -35,7 +35,10 @@ async function liveMerchant(ctx: TestApp): Promise<TestMerchant> {
 async function openBitcoinOrder(ctx: TestApp, merchant: TestMerchant) {
   const pref = await createPreference(ctx.app, merchant, { amount: 20, payment_method_types: ['CRYPTO_ONCHAIN'] });
   const [bitcoin] = await ctx.cobro.services.paymentMethods.list({ type: 'CRYPTO_ONCHAIN', currency: 'BTC' });
-  const order = await ctx.cobro.services.orders.start(pref.id, { paymentMethodId: bitcoin?.id ?? null, payer: PAYER });
+  const order = await ctx.cobro.services.paymentStart.start(pref.id, {
+    paymentMethodId: bitcoin?.id ?? null,
+    payer: PAYER,
+  });
   const ins = order.instructions;
   assert.equal(ins?.type, 'CRYPTO_ONCHAIN');
   if (ins?.type !== 'CRYPTO_ONCHAIN') {
@@ -174,7 +177,7 @@ describeBackends('live Bitcoin payments watched through Esplora', (build) => {
     const polygon = methods.find((m) => m.network?.id === 'polygon');
     assert.ok(polygon);
     await assert.rejects(
-      ctx.cobro.services.orders.start(pref.id, { paymentMethodId: polygon.id, payer: PAYER }),
+      ctx.cobro.services.paymentStart.start(pref.id, { paymentMethodId: polygon.id, payer: PAYER }),
       (error: { code?: string; messages?: string[] }) => {
         assert.equal(error.code, 'WRONG_INPUT');
         assert.match((error.messages ?? []).join(' '), /polygon payments are not watched on this server/);

@@ -59,7 +59,7 @@ describeBackends('R19 card data never at rest', (build) => {
       // Every tenth submission is malformed (bad expiry or short CVC): refused before any write.
       const malformed = i % 10 === 9;
       try {
-        const order = await ctx.cobro.services.orders.start(pref.id, {
+        const order = await ctx.cobro.services.paymentStart.start(pref.id, {
           paymentMethodId: methods[0]?.id ?? null,
           payer: { email: `p${i}@example.com`, first_name: 'Card', last_name: 'Holder' },
           card: {

@@ -83,11 +83,11 @@ describeBackends('card charges cut by a crash', (build) => {
     assert.equal(order.provider_ref, null, 'the answer (and its reference) never came back');
 
     // Within the card lock the call may still be running somewhere: nothing is decided.
-    await cobro.services.orders.syncPendingCards();
+    await cobro.orderSweeps.syncPendingCards();
     assert.equal((await getOrder(app, merchant, order.id)).status, 'OPENED');
 
     clock.advance(61_000);
-    await cobro.services.orders.syncPendingCards();
+    await cobro.orderSweeps.syncPendingCards();
     const settled = await getOrder(app, merchant, order.id);
     assert.equal(settled.status, 'CLOSED');
     const preference = await app.inject({
@@ -119,7 +119,7 @@ describeBackends('card charges cut by a crash', (build) => {
     assert.equal(meanwhile.statusCode, 409, meanwhile.body);
 
     clock.advance(61_000);
-    await cobro.services.orders.syncPendingCards();
+    await cobro.orderSweeps.syncPendingCards();
     const voided = await getOrder(app, merchant, order.id);
     assert.equal(voided.status, 'REJECTED');
     const [row] = await cardOrdersOf(ctx, pref.id);

@@ -27,7 +27,7 @@ describeBackends('live USDC watched by a worker process that is killed between b
     const [usdcOnBase] = (
       await ctx.cobro.services.paymentMethods.list({ type: 'CRYPTO_ONCHAIN', currency: 'USDC' })
     ).filter((m) => m.network?.id === 'base');
-    const order = await ctx.cobro.services.orders.start(pref.id, {
+    const order = await ctx.cobro.services.paymentStart.start(pref.id, {
       paymentMethodId: usdcOnBase?.id ?? null,
       payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Lima' },
     });

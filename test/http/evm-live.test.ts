@@ -34,7 +34,7 @@ async function openUsdcOrder({ ctx, merchant }: Setup, amount = 20) {
   const methods = await ctx.cobro.services.paymentMethods.list({ type: 'CRYPTO_ONCHAIN', currency: 'USDC' });
   const base = methods.find((m) => m.network?.id === 'base');
   assert.ok(base, 'the catalogue offers USDC on Base');
-  const order = await ctx.cobro.services.orders.start(pref.id, { paymentMethodId: base.id, payer: PAYER });
+  const order = await ctx.cobro.services.paymentStart.start(pref.id, { paymentMethodId: base.id, payer: PAYER });
   const ins = order.instructions;
   if (ins?.type !== 'CRYPTO_ONCHAIN') {
     throw new Error('not a crypto order');

@@ -73,7 +73,7 @@ describeBackends('every job with three workers on one database', (build) => {
       ids.push(order.json().id);
     }
     first.clock.advance(3 * 86_400_000);
-    await onEveryWorker(instances, (w) => w.cobro.services.orders.expireDue());
+    await onEveryWorker(instances, (w) => w.cobro.orderSweeps.expireDue());
     for (const id of ids) {
       assert.equal((await getOrder(first.app, first.merchant, id)).status, 'EXPIRED');
     }
@@ -89,7 +89,7 @@ describeBackends('every job with three workers on one database', (build) => {
     for (let i = 0; i < N; i++) {
       const pref = await createPreference(first.app, merchant, { payment_method_types: ['CARD'] });
       const [method] = await cobro.services.orders.eligibleFor(await cobro.services.preferences.get(caller, pref.id));
-      const order = await cobro.services.orders.start(pref.id, {
+      const order = await cobro.services.paymentStart.start(pref.id, {
         paymentMethodId: method?.id ?? null,
         payer: PAYER,
         // The test processor's card that stays pending for three seconds, then approves.
@@ -99,7 +99,7 @@ describeBackends('every job with three workers on one database', (build) => {
       ids.push(order.id);
     }
     first.clock.advance(5_000);
-    await onEveryWorker(instances, (w) => w.cobro.services.orders.syncPendingCards());
+    await onEveryWorker(instances, (w) => w.cobro.orderSweeps.syncPendingCards());
     for (const id of ids) {
       assert.equal((await getOrder(first.app, merchant, id)).status, 'CLOSED');
     }

@@ -29,7 +29,7 @@ export class ChainObserver {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly chains: Record<Mode, ChainWatcher>,
-    /** PaymentOrderService.confirm: the amount received, with its anomaly and events. */
+    /** PaymentOrderMoveService.confirm: the amount received, with its anomaly and events. */
     private readonly confirm: (order: PaymentOrder, received: bigint) => Promise<PaymentOrder>,
     private readonly options: ChainObserverOptions,
   ) {}

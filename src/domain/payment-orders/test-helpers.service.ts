@@ -5,8 +5,10 @@ import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId } from '../shared/ids.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import type { PaymentOrderService } from './payment-order.service.ts';
 import type { PaymentOrder } from './payment-order.ts';
+import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
+import type { PaymentOrderQueryService } from './payment-order-query.service.ts';
+import type { PaymentStartService } from './payment-start.service.ts';
 
 export type PayOutcome = 'APPROVED' | 'REJECTED' | 'PENDING';
 
@@ -27,7 +29,9 @@ const TEST_PAYER: Required<Pick<PayerInput, 'email' | 'first_name' | 'last_name'
 export class TestHelperService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly orders: PaymentOrderService,
+    private readonly orders: PaymentOrderQueryService,
+    private readonly payments: PaymentStartService,
+    private readonly moves: PaymentOrderMoveService,
     private readonly clocks: TestClocks,
     private readonly afterClockMove: (caller: Caller) => Promise<void>,
   ) {}
@@ -58,7 +62,7 @@ export class TestHelperService {
     }
     const outcome = input.outcome ?? 'APPROVED';
     const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
-    const order = await this.orders.start(pref.id, {
+    const order = await this.payments.start(pref.id, {
       paymentMethodId: methodId,
       payer: { ...TEST_PAYER, ...stripEmpty(input.payer) },
       card:
@@ -91,19 +95,19 @@ export class TestHelperService {
       return order;
     }
     return outcome === 'APPROVED'
-      ? this.orders.confirm(order)
-      : this.orders.reject(order, 'provider_rejected', 'the provider reported the payment as failed (test helper)');
+      ? this.moves.confirm(order)
+      : this.moves.reject(order, 'provider_rejected', 'the provider reported the payment as failed (test helper)');
   }
 
   async confirm(caller: Caller, orderId: string): Promise<PaymentOrder> {
     this.assertTest(caller);
     const order = await this.orders.get(caller, orderId);
-    return this.orders.confirm(order);
+    return this.moves.confirm(order);
   }
 
   async expire(caller: Caller, orderId: string): Promise<PaymentOrder> {
     this.assertTest(caller);
-    return this.orders.expire(await this.orders.get(caller, orderId));
+    return this.moves.expire(await this.orders.get(caller, orderId));
   }
 
   /** Moves this merchant's test clock forward and runs what fell due (expiries, renewals). */

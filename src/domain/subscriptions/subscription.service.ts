@@ -38,7 +38,7 @@ export type SubscriptionOptions = {
   billingConcurrency: number;
 };
 
-/** What the billing engine needs from payment orders (implemented by PaymentOrderService). */
+/** What the billing engine needs from payment orders (PaymentRenewalService, and PaymentOrderMoveService.expire). */
 export interface RenewalCharger {
   /** Opens the renewal order for one try of one period; undefined when it already exists. */
   openRenewal(

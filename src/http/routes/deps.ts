@@ -11,7 +11,9 @@ import type { MerchantProfileService } from '../../domain/merchants/merchant-pro
 import type { PaymentSettingsService } from '../../domain/merchants/payment-settings.ts';
 import type { TestMailboxService } from '../../domain/notifications/test-mailbox.service.ts';
 import type { PaymentMethodService } from '../../domain/payment-methods/payment-method.service.ts';
-import type { PaymentOrderService } from '../../domain/payment-orders/payment-order.service.ts';
+import type { PaymentOrderMoveService } from '../../domain/payment-orders/payment-order-move.service.ts';
+import type { PaymentOrderQueryService } from '../../domain/payment-orders/payment-order-query.service.ts';
+import type { PaymentStartService } from '../../domain/payment-orders/payment-start.service.ts';
 import type { TestHelperService } from '../../domain/payment-orders/test-helpers.service.ts';
 import type { LinkSigner } from '../../domain/shared/link-signer.ts';
 import type { PayerPortalService } from '../../domain/subscriptions/payer-portal.service.ts';
@@ -31,7 +33,10 @@ export type RouteDeps = {
   paymentMethods: PaymentMethodService;
   idempotency: IdempotencyService;
   currencies: CurrencyTable;
-  orders: PaymentOrderService;
+  /** Payment orders, a service a step: reading them, starting a payment, moving an open or closed one. */
+  orders: PaymentOrderQueryService;
+  paymentStart: PaymentStartService;
+  orderMoves: PaymentOrderMoveService;
   testHelpers: TestHelperService;
   webhooks: WebhookService;
   subscriptions: SubscriptionService;

@@ -299,7 +299,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         const chosenId = pref.selectedPaymentMethodId ?? (values.payment_method_id || null);
         const methods = await deps.orders.eligibleFor(pref);
         const chosen = methods.find((method) => method.id === chosenId);
-        return deps.orders.start(pref.id, {
+        return deps.paymentStart.start(pref.id, {
           paymentMethodId: chosenId,
           payer: {
             email: asked.email ? values.email : null,
@@ -467,7 +467,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         }
         if (order.status === 'OPENED') {
           try {
-            await deps.orders.confirm(order);
+            await deps.orderMoves.confirm(order);
           } catch (error) {
             // Already closed or expired meanwhile: the order page shows what really happened.
             if (!(error instanceof AppError && error.code === 'CONFLICT')) {

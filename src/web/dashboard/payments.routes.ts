@@ -605,7 +605,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       );
     }
     try {
-      await deps.orders.refund(caller, order.id);
+      await deps.orderMoves.refund(caller, order.id);
     } catch (error) {
       if (error instanceof AppError && error.code === 'CONFLICT') {
         return refundPage(req, reply, ctx, order, reason, error.messages, 409);
@@ -676,7 +676,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     const caller = callerOf(ctx);
     const order = await deps.orders.get(caller, req.params.id);
     try {
-      await deps.orders.confirmByMerchant(caller, order.id);
+      await deps.orderMoves.confirmByMerchant(caller, order.id);
     } catch (error) {
       if (error instanceof AppError && error.code === 'CONFLICT') {
         return confirmTransferPage(req, reply, ctx, order, error.messages, 409);

@@ -13,7 +13,7 @@ describeBackends('card payments through the test processor', (build) => {
     const [method] = await cobro.services.orders.eligibleFor(
       await cobro.services.preferences.get({ ...merchant, merchantId: merchant.id, key: '' }, pref.id),
     );
-    const order = await cobro.services.orders.start(pref.id, {
+    const order = await cobro.services.paymentStart.start(pref.id, {
       paymentMethodId: method?.id ?? null,
       payer: PAYER,
       card: { number: '4000 0000 0000 3220', expiry: '12/39', cvc: '123', holderName: 'Ana Lima' },
@@ -32,7 +32,7 @@ describeBackends('card payments through the test processor', (build) => {
     ] as const) {
       const pref = await createPreference(app, merchant, { payment_method_types: ['CARD'] });
       const methods = await cobro.services.paymentMethods.list({ type: 'CARD', currency: 'USD' });
-      const order = await cobro.services.orders.start(pref.id, {
+      const order = await cobro.services.paymentStart.start(pref.id, {
         paymentMethodId: methods[0]?.id ?? null,
         payer: PAYER,
         card: { number: pan, expiry: '12/39', cvc: '123', holderName: 'Ana Lima' },
@@ -47,7 +47,7 @@ describeBackends('card payments through the test processor', (build) => {
     const pref = await createPreference(app, merchant, { payment_method_types: ['CARD'] });
     const methods = await cobro.services.paymentMethods.list({ type: 'CARD', currency: 'USD' });
     await assert.rejects(
-      cobro.services.orders.start(pref.id, {
+      cobro.services.paymentStart.start(pref.id, {
         paymentMethodId: methods[0]?.id ?? null,
         payer: PAYER,
         card: { number: '4242 4242 4242 4241', expiry: '01/20', cvc: '1', holderName: '' },

@@ -185,14 +185,14 @@ describeBackends('payment orders', (build) => {
       amount: 100,
       payment_method_types: ['BANK_TRANSFER'],
     });
-    const order = await cobro.services.orders
+    const order = await cobro.services.paymentStart
       .start(pref.id, {
         payer: { email: 'a@b.co', first_name: 'Ana', last_name: 'Lima' },
         paymentMethodId: null,
       })
       .catch(async () => {
         const methods = await cobro.services.paymentMethods.list({ type: 'BANK_TRANSFER', currency: 'MXN' });
-        return cobro.services.orders.start(pref.id, {
+        return cobro.services.paymentStart.start(pref.id, {
           payer: { email: 'a@b.co', first_name: 'Ana', last_name: 'Lima' },
           paymentMethodId: methods[0]?.id ?? null,
         });

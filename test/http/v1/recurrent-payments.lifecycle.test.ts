@@ -129,7 +129,7 @@ describeBackends('recurrent payments', (build) => {
     const pref = await createPreference(ctx.app, ctx.merchant, { type: 'SUBSCRIPTION', payment_link_id: link.id });
     const methods = await ctx.cobro.services.paymentMethods.list({ type: 'CARD', currency: 'USD' });
     // This test card can be saved but every later charge is declined (docs/test-cards.md).
-    const order = await ctx.cobro.services.orders.start(pref.id, {
+    const order = await ctx.cobro.services.paymentStart.start(pref.id, {
       paymentMethodId: methods[0]?.id ?? null,
       payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Lima' },
       card: { number: '4000000000000341', expiry: '12/39', cvc: '123', holderName: 'Ana Lima' },
@@ -137,7 +137,7 @@ describeBackends('recurrent payments', (build) => {
     const recId = String(order.recurrentPaymentId);
     assert.equal(order.status, 'REJECTED', 'the first charge of this card is declined too');
     assert.equal((await getRec(ctx, recId)).status, 'INCOMPLETE');
-    const ok = await ctx.cobro.services.orders.start(pref.id, {
+    const ok = await ctx.cobro.services.paymentStart.start(pref.id, {
       paymentMethodId: methods[0]?.id ?? null,
       payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Lima' },
       card: { number: '4242424242424242', expiry: '12/39', cvc: '123', holderName: 'Ana Lima' },

@@ -5,7 +5,10 @@ import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
 import type { RouteDeps } from '../deps.ts';
 
-export const confirmPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+export const confirmPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+  app,
+  { orderMoves, currencies },
+) => {
   app.post(
     '/v1/payment_orders/:id/confirm',
     {
@@ -22,7 +25,7 @@ export const confirmPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = as
       sendJson(
         reply,
         200,
-        toPaymentOrderResponse(await orders.confirmByMerchant(req.caller, req.params.id), currencies),
+        toPaymentOrderResponse(await orderMoves.confirmByMerchant(req.caller, req.params.id), currencies),
       ),
   );
 };

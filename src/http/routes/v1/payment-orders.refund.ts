@@ -5,7 +5,10 @@ import { IdempotencyHeaders, Nullable, writeErrorResponses } from '../../schemas
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
 import type { RouteDeps } from '../deps.ts';
 
-export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+  app,
+  { orderMoves, currencies },
+) => {
   app.post(
     '/v1/payment_orders/:id/refunds',
     {
@@ -20,6 +23,6 @@ export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = asy
       },
     },
     async (req, reply) =>
-      sendJson(reply, 200, toPaymentOrderResponse(await orders.refund(req.caller, req.params.id), currencies)),
+      sendJson(reply, 200, toPaymentOrderResponse(await orderMoves.refund(req.caller, req.params.id), currencies)),
   );
 };

@@ -1,0 +1,158 @@
+import type { Caller } from '../merchants/merchant.ts';
+import type { CardChargeResult, CardPaymentProvider } from '../payment-methods/payment-provider.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentOrderCore } from './payment-order.core.ts';
+import { assertTransition } from './payment-order.status.ts';
+import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
+import type { PaymentOrderQueryService } from './payment-order-query.service.ts';
+
+/** An EXPIRED order whose payment, arriving late, is recorded as PAID_LATE: none yet, a part, or an earlier late part. */
+const LATE_RECORDABLE = new Set<string>(['NONE', 'UNDERPAID', 'PAID_LATE']);
+
+/**
+ * Settling and moving an order once it is open: what the card processor answered, money
+ * reported arrived (provider or merchant), a failed payment, expiry, refund.
+ */
+export class PaymentOrderMoveService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly core: PaymentOrderCore,
+    private readonly orders: PaymentOrderQueryService,
+    private readonly providers: { card: CardPaymentProvider },
+  ) {}
+
+  async applyCardResult(order: PaymentOrder, result: CardChargeResult): Promise<PaymentOrder> {
+    const now = this.core.now(order);
+    return this.uow.transaction(async (repos) => {
+      if (result.status === 'FAILED') {
+        const moved = await this.core.moveOrThrow(
+          repos,
+          order,
+          'REJECTED',
+          {
+            providerRef: result.ref,
+            failureCode: result.code,
+            failureMessage: result.message,
+            ...(result.brand && result.last4
+              ? { instructions: { type: 'CARD', brand: result.brand, last4: result.last4, exp_month: 0, exp_year: 0 } }
+              : {}),
+          },
+          now,
+          'rejected',
+        );
+        return moved;
+      }
+      const changes: PaymentOrderChanges = {
+        providerRef: result.ref,
+        instructions: {
+          type: 'CARD',
+          brand: result.brand,
+          last4: result.last4,
+          exp_month: result.expMonth,
+          exp_year: result.expYear,
+        },
+      };
+      if (result.status === 'PENDING') {
+        await repos.orders.update(order.id, 'OPENED', changes, now);
+        return { ...order, ...changes, updatedAt: now };
+      }
+      return this.core.close(repos, order, changes, now, result.token);
+    });
+  }
+
+  /**
+   * The provider (PIX bank, chain watcher, cash network) or the merchant (bank transfer seen in
+   * its own account) reports the money arrived. Less than due is recorded as UNDERPAID and the
+   * order stays open; more is CLOSED with OVERPAID; after expiry it is recorded as PAID_LATE.
+   */
+  async confirm(order: PaymentOrder, received: bigint | null = null): Promise<PaymentOrder> {
+    if (order.paymentMethodType === 'CARD') {
+      throw new AppError('CONFLICT', ['card payments are confirmed by the card processor, not by confirm']);
+    }
+    const now = this.core.now(order);
+    const amount = received ?? order.chargedAmountMinor;
+    const outcome = await this.uow.transaction(async (repos): Promise<PaymentOrder | 'LATE'> => {
+      const current = await repos.orders.getById(order.id);
+      if (!current) {
+        throw notFound('payment order');
+      }
+      if (current.status === 'EXPIRED' && LATE_RECORDABLE.has(current.anomaly)) {
+        // Committed, then reported: the money arrived and must not be forgotten (a later top-up
+        // of an address watched after expiry updates the amount).
+        await repos.orders.update(current.id, 'EXPIRED', { anomaly: 'PAID_LATE', receivedAmountMinor: amount }, now);
+        return 'LATE';
+      }
+      assertTransition(current.status, 'CLOSED', 'confirmed');
+      if (now >= current.expiresAt) {
+        await this.core.moveOrThrow(
+          repos,
+          current,
+          'EXPIRED',
+          { expiredAt: now, anomaly: 'PAID_LATE', receivedAmountMinor: amount },
+          now,
+          'expired',
+        );
+        return (await repos.orders.getById(current.id)) ?? current;
+      }
+      if (amount < current.chargedAmountMinor) {
+        await repos.orders.update(current.id, 'OPENED', { anomaly: 'UNDERPAID', receivedAmountMinor: amount }, now);
+        return { ...current, anomaly: 'UNDERPAID', receivedAmountMinor: amount, updatedAt: now };
+      }
+      return this.core.close(
+        repos,
+        current,
+        { receivedAmountMinor: amount, anomaly: amount > current.chargedAmountMinor ? 'OVERPAID' : 'NONE' },
+        now,
+      );
+    });
+    if (outcome === 'LATE') {
+      throw new AppError('CONFLICT', [
+        'payment order cannot be closed: status is EXPIRED, expected OPENED; the payment was recorded as PAID_LATE for manual handling',
+      ]);
+    }
+    return outcome;
+  }
+
+  /** Merchant confirmation (POST /v1/payment_orders/{id}/confirm): bank transfers seen in its own account. */
+  async confirmByMerchant(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = await this.orders.get(caller, id);
+    if (order.paymentMethodType !== 'BANK_TRANSFER') {
+      throw new AppError('CONFLICT', [
+        `payment order cannot be confirmed by the merchant: method is ${order.paymentMethodType}, expected BANK_TRANSFER`,
+      ]);
+    }
+    return this.confirm(order);
+  }
+
+  /** The provider reports a failed payment (test helper outcome REJECTED for push methods). */
+  async reject(order: PaymentOrder, code: string, message: string): Promise<PaymentOrder> {
+    const now = this.core.now(order);
+    return this.uow.transaction((repos) =>
+      this.core.moveOrThrow(repos, order, 'REJECTED', { failureCode: code, failureMessage: message }, now, 'rejected'),
+    );
+  }
+
+  async expire(order: PaymentOrder): Promise<PaymentOrder> {
+    const now = this.core.now(order);
+    return this.uow.transaction((repos) =>
+      this.core.moveOrThrow(repos, order, 'EXPIRED', { expiredAt: now }, now, 'expired'),
+    );
+  }
+
+  /** Full refund of a CLOSED order, through its provider; push methods are refunded by the merchant and recorded here. */
+  async refund(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = await this.orders.get(caller, id);
+    assertTransition(order.status, 'REFUNDED', 'refunded');
+    if (order.paymentMethodType === 'CARD' && order.providerRef) {
+      const refunded = await this.providers.card.refund(order.providerRef, order.mode);
+      if (!refunded.ok) {
+        throw new AppError('CONFLICT', [`payment order cannot be refunded: ${refunded.error.message}`]);
+      }
+    }
+    const now = this.core.now(order);
+    return this.uow.transaction((repos) =>
+      this.core.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded'),
+    );
+  }
+}

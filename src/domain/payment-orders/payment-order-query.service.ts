@@ -1,0 +1,59 @@
+import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
+import type { CurrencyTable } from '../currencies/currency.ts';
+import type { Caller } from '../merchants/merchant.ts';
+import { eligibleMethods } from '../payment-methods/eligibility.ts';
+import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
+import type { PaymentMethod } from '../payment-methods/payment-method.ts';
+import { notFound } from '../shared/errors.ts';
+import { isWellFormedId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentOrder, PaymentOrderFilter } from './payment-order.ts';
+
+/** Reading payment orders (the merchant's, the hosted checkout's) and the methods a payer may choose. */
+export class PaymentOrderQueryService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly currencies: CurrencyTable,
+    private readonly methods: PaymentMethodService,
+  ) {}
+
+  async get(caller: Caller, id: string): Promise<PaymentOrder> {
+    const order = isWellFormedId(id) ? await this.uow.read.orders.get(caller.merchantId, caller.mode, id) : undefined;
+    if (!order) {
+      throw notFound('payment order');
+    }
+    return order;
+  }
+
+  list(caller: Caller, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>> {
+    return this.uow.read.orders.list(caller.merchantId, caller.mode, page, filter);
+  }
+
+  /** For the hosted checkout: an order of this preference (the pair of ids is the payer's capability). */
+  async getForCheckout(preferenceId: string, orderId: string): Promise<PaymentOrder | undefined> {
+    const order = isWellFormedId(orderId) ? await this.uow.read.orders.getById(orderId) : undefined;
+    return order && order.checkoutPreferenceId === preferenceId ? order : undefined;
+  }
+
+  /** The preference's most recent order, if any. */
+  async latestForPreference(preferenceId: string): Promise<PaymentOrder | undefined> {
+    // The preference's own pointer: timestamps can tie within one clock tick.
+    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
+    return pref?.paymentOrderId ? this.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
+  }
+
+  /** The methods a payer may choose for this preference, in catalogue order. */
+  async eligibleFor(pref: CheckoutPreference): Promise<PaymentMethod[]> {
+    const all = await this.methods.all();
+    const query = {
+      amount: { amountMinor: pref.amountMinor, currency: pref.currency },
+      types: pref.paymentMethodTypes,
+      recurrent: pref.type === 'SUBSCRIPTION',
+    };
+    const methods = (
+      pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all
+    ).filter((m) => this.methods.availableIn(pref.mode, m));
+    return eligibleMethods(methods, query, this.currencies);
+  }
+}

@@ -1,0 +1,213 @@
+import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
+import type { DomainEvent } from '../events/event.ts';
+import { paymentOrderEvent } from '../events/event.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import type { PaymentMethod } from '../payment-methods/payment-method.ts';
+import type { CardInput, MerchantPaymentSettings, PushPaymentProvider } from '../payment-methods/payment-provider.ts';
+import type { Repositories } from '../repositories.ts';
+import { AppError } from '../shared/errors.ts';
+import type { TestClocks } from '../shared/test-clocks.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
+import type { PaymentOrderStatus } from './payment-order.status.ts';
+import { assertTransition } from './payment-order.status.ts';
+import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
+
+export type PaymentOrderOptions = {
+  /** How long a card order may stay open before it expires (the payer is on the page). */
+  cardOrderTtlMs: number;
+  /** How long a card charge holds its preference against a second charge. */
+  cardLockMs: number;
+  /** Declined card attempts after which a checkout refuses more (card-testing defence). */
+  maxCardDeclines: number;
+  validateCard: (
+    card: CardInput,
+    now: Date,
+  ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
+};
+
+/** What payment orders tell their subscription, inside the same transaction. */
+export interface SubscriptionHooks {
+  forCheckout(
+    repos: Repositories,
+    pref: CheckoutPreference,
+    method: PaymentMethod,
+    payer: PaymentOrder['payer'],
+    now: number,
+  ): Promise<RecurrentPayment>;
+  firstCharge(rec: Pick<RecurrentPayment, 'signupFeeMinor' | 'amountMinor' | 'trialIntervalCount'>): bigint;
+  onOrderClosed(repos: Repositories, order: PaymentOrder, cardToken: string | null, now: number): Promise<void>;
+  onOrderFailed(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
+  mailRenewal(repos: Repositories, rec: RecurrentPayment, order: PaymentOrder): Promise<void>;
+}
+
+/**
+ * Payment orders: created when a payer completes a method's details on the checkout, moved
+ * through OPENED → CLOSED | REJECTED | EXPIRED, CLOSED → REFUNDED. Every move is a
+ * compare-and-set on the status with its event written in the same transaction; provider
+ * calls happen between transactions, never inside one.
+ *
+ * One service a step (payment-start, payment-order-move, payment-renewal, payment-order-sweep,
+ * payment-order-query); this is what the steps share: the merchant's clock, the move and the
+ * close, a push method's instructions, and the subscription hooks.
+ */
+export class PaymentOrderCore {
+  private hooks: SubscriptionHooks | null = null;
+
+  constructor(
+    private readonly clocks: TestClocks,
+    private readonly providers: { push: Record<string, PushPaymentProvider> },
+    /** Writes the event and its webhook deliveries, inside the caller's transaction (the outbox). */
+    readonly publish: (repos: Repositories, event: DomainEvent) => Promise<void>,
+  ) {}
+
+  /** Set once at wiring time (subscriptions and payment orders need each other). */
+  useSubscriptions(hooks: SubscriptionHooks): void {
+    this.hooks = hooks;
+  }
+
+  get subscriptions(): SubscriptionHooks | null {
+    return this.hooks;
+  }
+
+  now(who: { merchantId: string; mode: Mode }): number {
+    return this.clocks.clockFor(who).now().getTime();
+  }
+
+  /** CAS move with its event; CONFLICT when the order was no longer in the expected status. */
+  async moveOrThrow(
+    repos: Repositories,
+    order: PaymentOrder,
+    to: PaymentOrderStatus,
+    changes: PaymentOrderChanges,
+    now: number,
+    action: string,
+  ): Promise<PaymentOrder> {
+    assertTransition(order.status, to, action);
+    const updated = await repos.orders.transition(order.id, order.status, to, changes, now);
+    if (!updated) {
+      const fresh = await repos.orders.getById(order.id);
+      assertTransition(fresh?.status ?? order.status, to, action);
+      throw new AppError('CONFLICT', [`payment order cannot be ${action}: it changed meanwhile`]);
+    }
+    if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
+      await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
+    }
+    if (order.recurrentPaymentId && this.hooks && (to === 'REJECTED' || to === 'EXPIRED')) {
+      await this.hooks.onOrderFailed(repos, updated, now);
+    }
+    await this.publish(repos, paymentOrderEvent(updated, now));
+    return updated;
+  }
+
+  /** OPENED → CLOSED, and the preference OPEN → PAID in the same transaction. */
+  async close(
+    repos: Repositories,
+    order: PaymentOrder,
+    changes: PaymentOrderChanges,
+    now: number,
+    cardToken: string | null = null,
+  ): Promise<PaymentOrder> {
+    const closed = await this.moveOrThrow(repos, order, 'CLOSED', { ...changes, closedAt: now }, now, 'closed');
+    if (order.recurrentPaymentId && this.hooks) {
+      await this.hooks.onOrderClosed(repos, closed, cardToken, now);
+    }
+    if (order.checkoutPreferenceId && order.periodAttempt === null) {
+      if (!(await repos.preferences.markPaid(order.checkoutPreferenceId, order.id, now))) {
+        throw new AppError('CONFLICT', [
+          'checkout preference is no longer open; the payment was not recorded as closing it',
+        ]);
+      }
+      await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
+    }
+    return closed;
+  }
+
+  /**
+   * A push method's instructions (BR Code, fresh address, reference, voucher), built inside the
+   * order's transaction: address indexes and reference numbers come from per-merchant counters.
+   */
+  async preparePush(
+    repos: Repositories,
+    input: {
+      orderId: string;
+      merchantId: string;
+      mode: Mode;
+      method: PaymentMethod;
+      charged: bigint;
+      payer: PaymentOrder['payer'];
+      expiresAt: number;
+      settings: MerchantPaymentSettings;
+    },
+  ): Promise<{ instructions: PaymentOrder['instructions']; ref: string | null }> {
+    const { method } = input;
+    const provider = method.type === 'CARD' ? undefined : this.providers.push[method.type];
+    if (!provider) {
+      throw new AppError('WRONG_INPUT', [`payment_method_id: ${method.type} is not available`]);
+    }
+    const network = method.network?.id ?? method.type;
+    const index =
+      method.type === 'CRYPTO_ONCHAIN'
+        ? Number((await repos.counters.next(input.merchantId, input.mode, `address:${network}`)) - 1n)
+        : 0;
+    const prepared = provider.prepare({
+      orderId: input.orderId,
+      merchantId: input.merchantId,
+      mode: input.mode,
+      method,
+      charged: { amountMinor: input.charged, currency: method.currency },
+      payer: input.payer,
+      expiresAt: new Date(input.expiresAt),
+      settings: input.settings,
+      derivationIndex: index,
+      sequence: await repos.counters.next(input.merchantId, input.mode, 'reference'),
+    });
+    if (!prepared.ok) {
+      throw new AppError('WRONG_INPUT', [`payment_method_id: ${prepared.error.message}`]);
+    }
+    return { instructions: prepared.instructions, ref: prepared.ref };
+  }
+}
+
+/** What a new order takes from its caller; every other member starts the same for all orders. */
+type OpenedOrderInput = Pick<
+  PaymentOrder,
+  | 'id'
+  | 'merchantId'
+  | 'mode'
+  | 'checkoutPreferenceId'
+  | 'recurrentPaymentId'
+  | 'amountMinor'
+  | 'currency'
+  | 'chargedAmountMinor'
+  | 'chargedCurrency'
+  | 'title'
+  | 'origin'
+  | 'externalId'
+  | 'payer'
+  | 'instructions'
+  | 'providerRef'
+  | 'expiresAt'
+  | 'periodIndex'
+  | 'periodAttempt'
+> & { method: PaymentMethod; now: number };
+
+/** A new OPENED order: the one place the order record's initial values are spelled out. */
+export function newOpenedOrder({ method, now, ...given }: OpenedOrderInput): PaymentOrder {
+  return {
+    ...given,
+    paymentMethodId: method.id,
+    paymentMethodType: method.type,
+    receivedAmountMinor: null,
+    chainProgress: null,
+    status: 'OPENED',
+    anomaly: 'NONE',
+    failureCode: null,
+    failureMessage: null,
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
+    expiredAt: null,
+    closedAt: null,
+    refundedAt: null,
+  };
+}

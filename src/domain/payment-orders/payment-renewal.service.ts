@@ -1,0 +1,137 @@
+import type { CurrencyTable } from '../currencies/currency.ts';
+import { paymentOrderEvent } from '../events/event.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import { amountInMethodCurrency } from '../payment-methods/eligibility.ts';
+import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
+import type {
+  CardChargeResult,
+  CardPaymentProvider,
+  MerchantPaymentSettings,
+} from '../payment-methods/payment-provider.ts';
+import { newId } from '../shared/ids.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
+import type { PaymentOrderCore } from './payment-order.core.ts';
+import { newOpenedOrder } from './payment-order.core.ts';
+import type { PaymentOrder } from './payment-order.ts';
+import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
+
+/** A subscription's renewal orders: the billing engine calls these (SubscriptionService's RenewalCharger). */
+export class PaymentRenewalService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly core: PaymentOrderCore,
+    private readonly currencies: CurrencyTable,
+    private readonly methods: PaymentMethodService,
+    private readonly providers: { card: CardPaymentProvider },
+    private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
+    private readonly moves: PaymentOrderMoveService,
+  ) {}
+
+  getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
+    return this.uow.read.orders.getRenewal(recId, periodIndex, attempt);
+  }
+
+  /**
+   * Opens the order for one try of one period of a subscription: a card order to charge now, or
+   * a push-method order with fresh instructions, mailed to the payer. A unique index makes a
+   * second opening (another scheduler, a crash and rerun) impossible: that case returns undefined.
+   */
+  async openRenewal(
+    rec: RecurrentPayment,
+    periodIndex: number,
+    attempt: number,
+    dueAt: number,
+  ): Promise<PaymentOrder | undefined> {
+    const now = this.core.now(rec);
+    const method = (await this.methods.all()).find((m) => m.id === rec.paymentMethodId);
+    if (!method) {
+      return undefined;
+    }
+    const charged = amountInMethodCurrency(
+      method,
+      { amountMinor: rec.amountMinor, currency: rec.currency },
+      this.currencies,
+    );
+    if (charged === null) {
+      return undefined;
+    }
+    const settings = await this.settingsFor(rec.merchantId, rec.mode);
+    const orderId = newId();
+    // Push renewals give the payer until a day past the due date (or past now, when catching up).
+    const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
+    try {
+      return await this.uow.transaction(async (repos) => {
+        const prepared =
+          method.type !== 'CARD'
+            ? await this.core.preparePush(repos, {
+                orderId,
+                merchantId: rec.merchantId,
+                mode: rec.mode,
+                method,
+                charged,
+                payer: rec.payer,
+                expiresAt,
+                settings,
+              })
+            : { instructions: null, ref: null };
+        const order = newOpenedOrder({
+          id: orderId,
+          merchantId: rec.merchantId,
+          mode: rec.mode,
+          checkoutPreferenceId: rec.checkoutPreferenceId,
+          recurrentPaymentId: rec.id,
+          amountMinor: rec.amountMinor,
+          currency: rec.currency,
+          chargedAmountMinor: charged,
+          chargedCurrency: method.currency,
+          title: rec.title,
+          origin: 'PAYMENT_LINK',
+          externalId: rec.externalId,
+          method,
+          payer: rec.payer,
+          instructions: prepared.instructions,
+          providerRef: prepared.ref,
+          // A card renewal is settled by the billing engine (charged again with the same
+          // idempotency key after a crash), never by expiry: expiring it could charge twice.
+          expiresAt: method.type === 'CARD' ? now + 30 * 24 * 3_600_000 : expiresAt,
+          now,
+          periodIndex,
+          periodAttempt: attempt,
+        });
+        await repos.orders.insert(order);
+        await this.core.publish(repos, paymentOrderEvent(order, now));
+        if (method.type !== 'CARD' && this.core.subscriptions) {
+          await this.core.subscriptions.mailRenewal(repos, rec, order);
+        }
+        return order;
+      });
+    } catch (error) {
+      if (await this.uow.read.orders.getRenewal(rec.id, periodIndex, attempt)) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  /** Charges a card renewal with the saved token; the order id is the processor's idempotency key. */
+  async chargeRenewal(order: PaymentOrder, token: string): Promise<PaymentOrder> {
+    let result: CardChargeResult;
+    try {
+      result = await this.providers.card.chargeToken({
+        token,
+        charged: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
+        idempotencyKey: order.id,
+        mode: order.mode,
+      });
+    } catch {
+      result = {
+        status: 'FAILED',
+        ref: null,
+        code: 'processor_unavailable',
+        message: 'the card processor could not be reached',
+      };
+    }
+    return this.moves.applyCardResult(order, result);
+  }
+}

@@ -1,0 +1,260 @@
+import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
+import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
+import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
+import type { CurrencyTable } from '../currencies/currency.ts';
+import { paymentOrderEvent } from '../events/event.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
+import type {
+  CardChargeResult,
+  CardInput,
+  CardPaymentProvider,
+  MerchantPaymentSettings,
+} from '../payment-methods/payment-provider.ts';
+import type { Repositories } from '../repositories.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { isWellFormedId, newId } from '../shared/ids.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentOrderCore, PaymentOrderOptions } from './payment-order.core.ts';
+import { newOpenedOrder } from './payment-order.core.ts';
+import type { PaymentOrder } from './payment-order.ts';
+import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
+
+export type StartPaymentInput = {
+  paymentMethodId?: string | null;
+  payer?: PayerInput | null;
+  /** Card data typed by the payer: passed to the processor only. */
+  card?: CardInput | null;
+  /** The payer allows the card to be kept (as a processor token) for a subscription's renewals. */
+  saveCard?: boolean;
+  /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
+  onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
+};
+
+const CARD_FIELDS: Record<string, string> = {
+  number: 'card.number',
+  expiry: 'card.expiry',
+  cvc: 'card.cvc',
+  holderName: 'card.holder_name',
+};
+
+/** Starting a payment: the payer's method, details and card checked, the order opened, a card charged. */
+export class PaymentStartService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly core: PaymentOrderCore,
+    private readonly currencies: CurrencyTable,
+    private readonly methods: PaymentMethodService,
+    private readonly providers: { card: CardPaymentProvider },
+    private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
+    private readonly options: PaymentOrderOptions,
+    private readonly moves: PaymentOrderMoveService,
+  ) {}
+
+  /**
+   * What a payer does on the hosted checkout (and what the pay test helper does): choose a
+   * method, give the missing payer details and the method's own data. Returns the order.
+   */
+  async start(preferenceId: string, input: StartPaymentInput): Promise<PaymentOrder> {
+    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
+    if (!pref) {
+      throw notFound('checkout preference');
+    }
+    const who = { merchantId: pref.merchantId, mode: pref.mode };
+    const now = this.core.now(who);
+    const status = effectiveStatus(pref, now);
+    if (status !== 'OPEN') {
+      throw new AppError('CONFLICT', [`checkout preference cannot be paid: status is ${status}, expected OPEN`]);
+    }
+
+    // 1. The method: the preference's selected one, or the payer's choice among the eligible.
+    const messages: string[] = [];
+    const methodId = pref.selectedPaymentMethodId ?? input.paymentMethodId ?? null;
+    const all = await this.methods.all();
+    const method = methodId ? all.find((m) => m.id === methodId) : undefined;
+    if (!method) {
+      messages.push(methodId ? 'payment_method_id: no such payment method' : 'payment_method_id is required');
+    } else {
+      const reason = ineligibilityReason(
+        method,
+        {
+          amount: { amountMinor: pref.amountMinor, currency: pref.currency },
+          types: pref.paymentMethodTypes,
+          recurrent: pref.type === 'SUBSCRIPTION',
+        },
+        this.currencies,
+      );
+      if (reason) {
+        messages.push(`payment_method_id: the payment method ${reason}`);
+      }
+    }
+
+    // 2. The payer: what the merchant gave wins; the payer fills in the rest.
+    const given = normalizePayer(input.payer, messages);
+    const payer = {
+      email: pref.payer.email ?? given.email,
+      firstName: pref.payer.firstName ?? given.firstName,
+      lastName: pref.payer.lastName ?? given.lastName,
+      phoneNumber: pref.payer.phoneNumber ?? given.phoneNumber,
+    };
+    for (const [field, value] of [
+      ['payer.email', payer.email],
+      ['payer.first_name', payer.firstName],
+      ['payer.last_name', payer.lastName],
+    ] as const) {
+      if (value === null && !messages.some((m) => m.startsWith(field))) {
+        messages.push(`${field} is required`);
+      }
+    }
+
+    // 3. The card, checked before anything is written (nothing of it is kept).
+    if (method?.type === 'CARD') {
+      if (!input.card) {
+        messages.push('card is required for a card payment');
+      } else {
+        const checked = this.options.validateCard(input.card, new Date(now));
+        if (!checked.ok) {
+          for (const e of checked.errors) {
+            messages.push(`${CARD_FIELDS[e.field] ?? 'card'}: ${e.message}`);
+          }
+        }
+      }
+    }
+    if (messages.length > 0 || !method) {
+      throw new AppError('WRONG_INPUT', messages);
+    }
+    if (
+      amountInMethodCurrency(method, { amountMinor: pref.amountMinor, currency: pref.currency }, this.currencies) ===
+      null
+    ) {
+      throw new AppError('WRONG_INPUT', ['payment_method_id: the payment method cannot take this currency']);
+    }
+    const settings = await this.settingsFor(pref.merchantId, pref.mode);
+
+    // 4. The order, OPENED, with its event; other open orders of this checkout are superseded.
+    const orderId = newId();
+    const isCard = method.type === 'CARD';
+    const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
+    const chargedBox = { value: 0n };
+    const opened = await this.uow.transaction(async (repos) => {
+      const current = await repos.preferences.getById(pref.id);
+      if (!current || effectiveStatus(current, now) !== 'OPEN') {
+        throw new AppError('CONFLICT', [
+          `checkout preference cannot be paid: status is ${current ? effectiveStatus(current, now) : 'unknown'}, expected OPEN`,
+        ]);
+      }
+      if (isCard) {
+        if ((await repos.orders.countRejectedCardOrders(pref.id)) >= this.options.maxCardDeclines) {
+          throw new AppError('CONFLICT', [
+            'checkout preference is locked after too many declined card attempts; ask the merchant for a new checkout',
+          ]);
+        }
+        if (!(await repos.preferences.claimCharging(pref.id, orderId, now + this.options.cardLockMs, now))) {
+          throw new AppError('CONFLICT', ['a payment for this checkout is already being processed']);
+        }
+      }
+      for (const other of await repos.orders.listForPreference(pref.id)) {
+        if (other.status === 'OPENED') {
+          await this.core.moveOrThrow(
+            repos,
+            other,
+            'EXPIRED',
+            { expiredAt: now, failureCode: 'superseded' },
+            now,
+            'superseded',
+          );
+        }
+      }
+      // A SUBSCRIPTION checkout charges the sign-up fee plus the first period (only the fee during a trial).
+      let recurrentPaymentId: string | null = null;
+      let amountMinor = pref.amountMinor;
+      let periodIndex: number | null = null;
+      if (pref.type === 'SUBSCRIPTION' && this.core.subscriptions) {
+        const rec = await this.core.subscriptions.forCheckout(repos, current, method, payer, now);
+        recurrentPaymentId = rec.id;
+        amountMinor = this.core.subscriptions.firstCharge(rec);
+        periodIndex = rec.trialIntervalCount > 0 ? null : 0;
+      }
+      const charged =
+        amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.currencies) ?? amountMinor;
+      chargedBox.value = charged;
+      const prepared =
+        !isCard && charged > 0n
+          ? await this.core.preparePush(repos, {
+              orderId,
+              merchantId: pref.merchantId,
+              mode: pref.mode,
+              method,
+              charged,
+              payer,
+              expiresAt,
+              settings,
+            })
+          : { instructions: null, ref: null };
+      const order = newOpenedOrder({
+        id: orderId,
+        merchantId: pref.merchantId,
+        mode: pref.mode,
+        checkoutPreferenceId: pref.id,
+        recurrentPaymentId,
+        amountMinor,
+        currency: pref.currency,
+        chargedAmountMinor: charged,
+        chargedCurrency: method.currency,
+        title: pref.title,
+        origin: pref.origin,
+        externalId: pref.externalId,
+        method,
+        payer,
+        instructions: prepared.instructions,
+        providerRef: prepared.ref,
+        expiresAt,
+        now,
+        periodIndex,
+        periodAttempt: null,
+      });
+      await repos.orders.insert(order);
+      await this.core.publish(repos, paymentOrderEvent(order, now));
+      await repos.preferences.setLatestOrder(pref.id, orderId, now);
+      await input.onOpened?.(repos, order);
+      if (!isCard && charged === 0n) {
+        // Nothing to pay now (a trial without sign-up fee): the method is recorded and the checkout done.
+        return this.core.close(repos, order, {}, now, null);
+      }
+      return order;
+    });
+    const charged = chargedBox.value;
+    if (!isCard || !input.card || opened.status !== 'OPENED') {
+      return opened;
+    }
+
+    // 5. The card charge: outside any transaction, keyed by the order so a retry never charges twice.
+    let result: CardChargeResult;
+    try {
+      result = await this.providers.card.charge({
+        orderId,
+        merchantId: pref.merchantId,
+        mode: pref.mode,
+        method,
+        charged: { amountMinor: charged, currency: method.currency },
+        payer,
+        expiresAt: new Date(expiresAt),
+        settings,
+        derivationIndex: 0,
+        sequence: 0n,
+        card: input.card,
+        saveCard: input.saveCard === true || pref.type === 'SUBSCRIPTION',
+        idempotencyKey: orderId,
+      });
+    } catch {
+      result = {
+        status: 'FAILED',
+        ref: null,
+        code: 'processor_unavailable',
+        message: 'We could not reach the card processor. Please try again in a moment.',
+      };
+    }
+    return this.moves.applyCardResult(opened, result);
+  }
+}
