@@ -36,13 +36,6 @@ export class PaymentOrderQueryService {
     return order && order.checkoutPreferenceId === preferenceId ? order : undefined;
   }
 
-  /** The preference's most recent order, if any. */
-  async latestForPreference(preferenceId: string): Promise<PaymentOrder | undefined> {
-    // The preference's own pointer: timestamps can tie within one clock tick.
-    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
-    return pref?.paymentOrderId ? this.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
-  }
-
   /** The methods a payer may choose for this preference, in catalogue order. */
   async eligibleFor(pref: CheckoutPreference): Promise<PaymentMethod[]> {
     const all = await this.methods.all();

@@ -202,8 +202,8 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         if (methods.length === 0) {
           return sendState(req, reply, 200, 'noMethods', pref);
         }
-        // The preference's own pointer, not latestForPreference(): that one sorts by created_at, and two
-        // orders made within one clock tick (a frozen test clock, a fast retry) come back in random order.
+        // The preference's own pointer to its latest order, not a sort by created_at: two orders made
+        // within one clock tick (a frozen test clock, a fast retry) would come back in either order.
         const latest = pref.paymentOrderId ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
         const page = renderCheckoutForm(contextOf(req, pref), {
           pref,
