@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type {
   CheckoutPreference,
   CheckoutPreferenceRepository,
@@ -238,9 +239,17 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async markPaid(id: string, orderId: string, at: number): Promise<boolean> {
+    // Every SET expression reads the row as it was, so both CASEs test the old lock holder.
+    const heldByOrder = sql<SqlBool>`charging_order_id = ${orderId}`;
     const result = await this.db
       .updateTable('checkout_preferences')
-      .set({ status: 'PAID', payment_order_id: orderId, updated_at: BigInt(at) })
+      .set({
+        status: 'PAID',
+        payment_order_id: orderId,
+        updated_at: BigInt(at),
+        charging_order_id: sql<string | null>`case when ${heldByOrder} then null else charging_order_id end`,
+        charging_until: sql<bigint | null>`case when ${heldByOrder} then null else charging_until end`,
+      })
       .where('id', '=', id)
       .where('status', '=', 'OPEN')
       .executeTakeFirst();

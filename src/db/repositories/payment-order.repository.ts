@@ -224,7 +224,8 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     changes: PaymentOrderChanges,
     at: number,
   ): Promise<PaymentOrder | undefined> {
-    const result = await this.db
+    // RETURNING: the moved order comes back from the update itself, not from a second read.
+    const row = await this.db
       .updateTable('payment_orders')
       .set((eb) => ({
         ...changesToRow(changes),
@@ -234,11 +235,9 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       }))
       .where('id', '=', id)
       .where('status', '=', from)
+      .returningAll()
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      return undefined;
-    }
-    return this.getById(id);
+    return row ? toOrder(row) : undefined;
   }
 
   async update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean> {

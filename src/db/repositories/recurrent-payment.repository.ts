@@ -217,17 +217,16 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
     changes: RecurrentPaymentChanges,
     at: number,
   ): Promise<RecurrentPayment | undefined> {
-    const result = await this.db
+    // RETURNING: the changed record comes back from the update itself, not from a second read.
+    const row = await this.db
       .updateTable('recurrent_payments')
       .set({ ...changesToRow(changes), status: to, sequence: BigInt(current.sequence + 1), updated_at: BigInt(at) })
       .where('id', '=', current.id)
       .where('status', '=', current.status)
       .where('sequence', '=', BigInt(current.sequence))
+      .returningAll()
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      return undefined;
-    }
-    return this.getById(current.id);
+    return row ? toRecurrent(row) : undefined;
   }
 
   async listDue(

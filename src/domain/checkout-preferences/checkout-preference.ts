@@ -79,7 +79,7 @@ export interface CheckoutPreferenceRepository {
   /** Takes the card-charge lock if the preference is OPEN and nobody holds it; true when taken. */
   claimCharging(id: string, orderId: string, until: number, now: number): Promise<boolean>;
   releaseCharging(id: string, orderId: string): Promise<void>;
-  /** OPEN → PAID, compare-and-set; false when it was not OPEN. */
+  /** OPEN → PAID, compare-and-set, releasing the card-charge lock if `orderId` holds it; false when it was not OPEN. */
   markPaid(id: string, orderId: string, at: number): Promise<boolean>;
   setLatestOrder(id: string, orderId: string, at: number): Promise<void>;
   /** Whether any OPEN preference expires at or before `horizon` (a read, for the expiry job's idle ticks). */

@@ -117,7 +117,6 @@ export class PaymentOrderCore {
           'checkout preference is no longer open; the payment was not recorded as closing it',
         ]);
       }
-      await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
     }
     return closed;
   }
