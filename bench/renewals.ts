@@ -6,12 +6,11 @@
  * PAYMENT_ORDER.CLOSED event written. The subscriptions are made beforehand through the API (a
  * subscription checkout paid by card each), which is not timed.
  */
-import type { TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { ManualClock } from '../src/domain/shared/clock.ts';
+import type { Backend } from '../test/support/app.ts';
+import { buildApp } from '../test/support/app.ts';
 import { createPaymentLink, createPreference } from '../test/support/builders.ts';
-import type { Backend } from '../test/support/test-app.ts';
-import { buildTestApp } from '../test/support/test-app.ts';
 
 export const RENEWALS_START = '<!-- renewals rows: start -->';
 export const RENEWALS_END = '<!-- renewals rows: end -->';
@@ -26,30 +25,17 @@ export type RenewalsRow = {
   billingRuns: number;
 };
 
-/** A TestContext's cleanup, for the test app builder outside a test. */
-function cleanupContext(): { t: TestContext; cleanup: () => Promise<void> } {
-  const afters: (() => unknown)[] = [];
-  const t = { after: (fn: () => unknown) => afters.push(fn) } as unknown as TestContext;
-  return {
-    t,
-    cleanup: async () => {
-      for (const fn of afters.reverse()) {
-        await fn();
-      }
-    },
-  };
-}
-
 export async function benchRenewals(
   backend: Backend,
   subscriptions: number,
   databaseUrl?: string,
 ): Promise<RenewalsRow> {
-  const { t, cleanup } = cleanupContext();
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     const clock = new ManualClock(new Date());
-    // The production pool size (the test apps use a smaller one).
-    const ctx = await buildTestApp(t, backend, {
+    // buildApp, not buildTestApp: the test runner's async hooks (loaded with node:test) would
+    // tax every promise of the run. The production pool size (the test apps use a smaller one).
+    const ctx = await buildApp((fn) => cleanups.push(fn), backend, {
       clock,
       env: { PG_POOL_SIZE: '10' },
       ...(databaseUrl ? { databaseUrl } : {}),
@@ -131,7 +117,9 @@ export async function benchRenewals(
       billingRuns: runs,
     };
   } finally {
-    await cleanup();
+    for (const fn of cleanups.reverse()) {
+      await fn();
+    }
   }
 }
 

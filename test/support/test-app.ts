@@ -1,62 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { after, describe } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import type { DestinationStream } from 'pino';
-import pino from 'pino';
-import type { Config } from '../../src/config/config.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import type { Mode } from '../../src/domain/merchants/merchant.ts';
-import { ManualClock } from '../../src/domain/shared/clock.ts';
-import type { Cobro, CobroOverrides } from '../../src/main.ts';
-import { createCobro } from '../../src/main.ts';
+import type { Backend, BuildOptions, TestApp } from './app.ts';
+import { buildApp, testBackends } from './app.ts';
 
-export type Backend = 'sqlite' | 'postgres';
-
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server (scripts/test.sh sets it when one answers). */
-export function testBackends(): Backend[] {
-  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-}
-
-export type TestMerchant = {
-  id: string;
-  apiKey: string;
-  apiSecret: string;
-  mode: Mode;
-  authHeaders: Record<string, string>;
-};
-
-export type TestApp = {
-  app: FastifyInstance;
-  cobro: Cobro;
-  clock: ManualClock;
-  backend: Backend;
-  config: Config;
-  /** A merchant with a test key pair, made for this test. */
-  merchant: TestMerchant;
-  createMerchant(mode?: Mode): Promise<TestMerchant>;
-  /** The SQLite file (main database; `-wal` and `-shm` beside it), for tests that inspect storage. */
-  sqlitePath: string | null;
-};
-
-export type BuildOptions = {
-  env?: Record<string, string>;
-  clock?: ManualClock;
-  /** Receives every log line (JSON), e.g. to prove secrets never reach the logs. */
-  logStream?: DestinationStream;
-  logLevel?: string;
-  /**
-   * Open this database instead of a fresh one (`config.databaseUrl` of another test app), e.g. to
-   * restart the service on the same data. The caller's app owns the database; this one only closes its connections.
-   */
-  databaseUrl?: string;
-  /** Stand-ins for DNS and the network when sending webhooks (see CobroOverrides.webhookNetwork). */
-  webhookNetwork?: CobroOverrides['webhookNetwork'];
-};
+export type { Backend, BuildOptions, TestApp, TestMerchant } from './app.ts';
+export { testBackends } from './app.ts';
 
 let pgDatabase: Promise<string> | null = null;
 let createdPgDatabase: string | null = null;
@@ -91,71 +41,14 @@ function postgresUrl(): Promise<string> {
   return pgDatabase;
 }
 
+/** The service for one test, closed when the test ends; on PostgreSQL in this test process's own database. */
 export async function buildTestApp(
   t: TestContext,
   backend: Backend = 'sqlite',
   options: BuildOptions = {},
 ): Promise<TestApp> {
-  let sqlitePath: string | null = null;
-  let databaseUrl: string;
-  let dir: string | null = null;
-  if (options.databaseUrl) {
-    databaseUrl = options.databaseUrl;
-    sqlitePath = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : null;
-  } else if (backend === 'sqlite') {
-    dir = mkdtempSync(join(tmpdir(), 'cobro-test-'));
-    sqlitePath = join(dir, 'cobro.db');
-    databaseUrl = `sqlite:${sqlitePath}`;
-  } else {
-    databaseUrl = await postgresUrl();
-  }
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: 'http://127.0.0.1:3000',
-    RATE_LIMIT_PER_SECOND: '100000',
-    PG_POOL_SIZE: '4',
-    // A fixed key so tests never write key files; it seals webhook secrets in the test databases only.
-    SECRETS_KEY: 'dGVzdC1vbmx5LXNlY3JldHMta2V5LTMyLWJ5dGVzISE=',
-    ...options.env,
-  });
-  const clock = options.clock ?? new ManualClock(new Date());
-  const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
-  const cobro = await createCobro(config, { clock, logger, jobs: false, webhookNetwork: options.webhookNetwork });
-  await cobro.app.ready();
-  // A test may close the app itself (a restart); the cleanup below must not close it twice.
-  const closeOnce = cobro.close;
-  let closing: Promise<void> | null = null;
-  cobro.close = () => {
-    closing ??= closeOnce();
-    return closing;
-  };
-  t.after(async () => {
-    await cobro.close();
-    if (dir) {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-  const createMerchant = async (mode: Mode = 'test'): Promise<TestMerchant> => {
-    const created = await cobro.services.merchants.createMerchant(`Merchant ${randomBytes(3).toString('hex')}`, 'test');
-    const pair = mode === 'test' ? created : await cobro.services.merchants.createKeyPair(created.merchantId, mode);
-    return {
-      id: pair.merchantId,
-      apiKey: pair.apiKey,
-      apiSecret: pair.apiSecret,
-      mode,
-      authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
-    };
-  };
-  return {
-    app: cobro.app,
-    cobro,
-    clock,
-    backend,
-    config,
-    merchant: await createMerchant('test'),
-    createMerchant,
-    sqlitePath,
-  };
+  const databaseUrl = options.databaseUrl ?? (backend === 'postgres' ? await postgresUrl() : undefined);
+  return buildApp((fn) => t.after(fn), backend, { ...options, ...(databaseUrl ? { databaseUrl } : {}) });
 }
 
 /**
