@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Repositories } from '../domain/repositories.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
+import { closablePool } from './closable-pool.ts';
 import type { CredentialWatch, CredentialWatchEvents } from './credential-freshness.ts';
 import { PostgresKeyRevocationListener, SqliteDataVersion } from './credential-freshness.ts';
 import { GroupCommitWriter } from './group-commit.ts';
@@ -30,8 +31,8 @@ export type OpenDatabase = {
   write<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
    * How many units of work a batch job (billing) should run side by side. SQLite: enough for
-   * group commit to share its fsyncs. PostgreSQL: one short of the pool (see
-   * SubscriptionOptions.billingConcurrency for why not the whole pool).
+   * group commit to share its fsyncs. PostgreSQL: one short of the pool, leaving a connection
+   * for the process's other work.
    */
   sideBySide: number;
   migrate(): Promise<void>;
@@ -212,7 +213,7 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
   // fails through its own promise, and the pool discards the connection when it is released.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: closablePool(pool) }) });
   const read: Repositories = makeRepositories(db);
   const listeners = new Set<PostgresKeyRevocationListener>();
   return {

