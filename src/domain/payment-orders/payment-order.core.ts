@@ -122,10 +122,43 @@ export class PaymentOrderCore {
   }
 
   /**
+   * Opens an order inside the caller's transaction: a push method's instructions when `instruct`
+   * (see preparePush), the OPENED record, and its event.
+   */
+  async open(
+    repos: Repositories,
+    {
+      settings,
+      instruct,
+      ...order
+    }: Omit<OpenedOrderInput, 'instructions' | 'providerRef'> & {
+      settings: MerchantPaymentSettings;
+      instruct: boolean;
+    },
+  ): Promise<PaymentOrder> {
+    const prepared = instruct
+      ? await this.preparePush(repos, {
+          orderId: order.id,
+          merchantId: order.merchantId,
+          mode: order.mode,
+          method: order.method,
+          charged: order.chargedAmountMinor,
+          payer: order.payer,
+          expiresAt: order.expiresAt,
+          settings,
+        })
+      : { instructions: null, ref: null };
+    const opened = newOpenedOrder({ ...order, instructions: prepared.instructions, providerRef: prepared.ref });
+    await repos.orders.insert(opened);
+    await this.publish(repos, paymentOrderEvent(opened, order.now));
+    return opened;
+  }
+
+  /**
    * A push method's instructions (BR Code, fresh address, reference, voucher), built inside the
    * order's transaction: address indexes and reference numbers come from per-merchant counters.
    */
-  async preparePush(
+  private async preparePush(
     repos: Repositories,
     input: {
       orderId: string;
@@ -191,7 +224,7 @@ type OpenedOrderInput = Pick<
 > & { method: PaymentMethod; now: number };
 
 /** A new OPENED order: the one place the order record's initial values are spelled out. */
-export function newOpenedOrder({ method, now, ...given }: OpenedOrderInput): PaymentOrder {
+function newOpenedOrder({ method, now, ...given }: OpenedOrderInput): PaymentOrder {
   return {
     ...given,
     paymentMethodId: method.id,

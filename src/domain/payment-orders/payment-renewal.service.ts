@@ -1,5 +1,4 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
-import { paymentOrderEvent } from '../events/event.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import { amountInMethodCurrency } from '../payment-methods/eligibility.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
@@ -12,7 +11,6 @@ import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrderCore } from './payment-order.core.ts';
-import { newOpenedOrder } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
@@ -62,20 +60,7 @@ export class PaymentRenewalService {
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
     try {
       return await this.uow.transaction(async (repos) => {
-        const prepared =
-          method.type !== 'CARD'
-            ? await this.core.preparePush(repos, {
-                orderId,
-                merchantId: rec.merchantId,
-                mode: rec.mode,
-                method,
-                charged,
-                payer: rec.payer,
-                expiresAt,
-                settings,
-              })
-            : { instructions: null, ref: null };
-        const order = newOpenedOrder({
+        const order = await this.core.open(repos, {
           id: orderId,
           merchantId: rec.merchantId,
           mode: rec.mode,
@@ -90,17 +75,15 @@ export class PaymentRenewalService {
           externalId: rec.externalId,
           method,
           payer: rec.payer,
-          instructions: prepared.instructions,
-          providerRef: prepared.ref,
           // A card renewal is settled by the billing engine (charged again with the same
           // idempotency key after a crash), never by expiry: expiring it could charge twice.
           expiresAt: method.type === 'CARD' ? now + 30 * 24 * 3_600_000 : expiresAt,
           now,
           periodIndex,
           periodAttempt: attempt,
+          settings,
+          instruct: method.type !== 'CARD',
         });
-        await repos.orders.insert(order);
-        await this.core.publish(repos, paymentOrderEvent(order, now));
         if (method.type !== 'CARD' && this.core.subscriptions) {
           await this.core.subscriptions.mailRenewal(repos, rec, order);
         }

@@ -2,7 +2,6 @@ import type { PayerInput } from '../checkout-preferences/checkout-preference.rul
 import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { CurrencyTable } from '../currencies/currency.ts';
-import { paymentOrderEvent } from '../events/event.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
@@ -17,7 +16,6 @@ import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { PaymentOrderCore, PaymentOrderOptions } from './payment-order.core.ts';
-import { newOpenedOrder } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
@@ -179,20 +177,7 @@ export class PaymentStartService {
       const charged =
         amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.currencies) ?? amountMinor;
       chargedBox.value = charged;
-      const prepared =
-        !isCard && charged > 0n
-          ? await this.core.preparePush(repos, {
-              orderId,
-              merchantId: pref.merchantId,
-              mode: pref.mode,
-              method,
-              charged,
-              payer,
-              expiresAt,
-              settings,
-            })
-          : { instructions: null, ref: null };
-      const order = newOpenedOrder({
+      const order = await this.core.open(repos, {
         id: orderId,
         merchantId: pref.merchantId,
         mode: pref.mode,
@@ -207,15 +192,13 @@ export class PaymentStartService {
         externalId: pref.externalId,
         method,
         payer,
-        instructions: prepared.instructions,
-        providerRef: prepared.ref,
         expiresAt,
         now,
         periodIndex,
         periodAttempt: null,
+        settings,
+        instruct: !isCard && charged > 0n,
       });
-      await repos.orders.insert(order);
-      await this.core.publish(repos, paymentOrderEvent(order, now));
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
       await input.onOpened?.(repos, order);
       if (!isCard && charged === 0n) {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EvmRpcClient } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import type { ChainScanStore, EvmWatcherOptions } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { chainScanStore } from '../../support/chain-scan-store.ts';
+import type { EvmNode } from '../../support/evm-node.ts';
 import { startEvmNode } from '../../support/evm-node.ts';
 
 // The EVM watcher against a real node (ganache), with small limits so that the scan's ranges,
@@ -14,15 +16,27 @@ const PAYEES = [
   '0x3000000000000000000000000000000000000003',
 ];
 
-test('transfers spread over many blocks and addresses are all found, in ranges of a few blocks and a few addresses per call', async (t) => {
-  const node = await startEvmNode(t);
-  const token = await node.deployToken({ decimals: 6 });
-  const { store } = await chainScanStore(t);
-  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
+/** A watcher of the node's network 'base' for its USDC token (6 decimals), with the test's limits. */
+function usdcWatcher(
+  node: EvmNode,
+  token: string,
+  store: ChainScanStore,
+  options: Partial<EvmWatcherOptions>,
+): EvmWatcher {
+  return new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
     network: 'base',
     chainId: node.chainId,
     tokens: { USDC: token },
     decimalsOf: () => 6,
+    ...options,
+  });
+}
+
+test('transfers spread over many blocks and addresses are all found, in ranges of a few blocks and a few addresses per call', async (t) => {
+  const node = await startEvmNode(t);
+  const token = await node.deployToken({ decimals: 6 });
+  const { store } = await chainScanStore(t);
+  const watcher = usdcWatcher(node, token, store, {
     maxRange: 3,
     maxRangesPerTick: 100,
     addressesPerCall: 1,
@@ -54,11 +68,7 @@ test('a reorg deeper than the last scan is undone back to the newest scan end st
   const token = await node.deployToken({ decimals: 6 });
   const { store, transfers } = await chainScanStore(t);
   const reorgs: [number, number][] = [];
-  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
-    network: 'base',
-    chainId: node.chainId,
-    tokens: { USDC: token },
-    decimalsOf: () => 6,
+  const watcher = usdcWatcher(node, token, store, {
     initialLookback: 0,
     onReorg: (fork, from) => reorgs.push([fork, from]),
   });
@@ -90,11 +100,7 @@ test('a database outage during a scan is not counted against the node: no node e
   const token = await node.deployToken({ decimals: 6 });
   const { store, closeDatabase } = await chainScanStore(t);
   let now = 1_000_000;
-  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
-    network: 'base',
-    chainId: node.chainId,
-    tokens: { USDC: token },
-    decimalsOf: () => 6,
+  const watcher = usdcWatcher(node, token, store, {
     initialLookback: 0,
     now: () => now,
     backoffMs: () => 60_000,
