@@ -71,27 +71,29 @@ export class KyselyTestProcessorStore implements TestProcessorStore {
   }
 
   async putCharge(charge: StoredCharge): Promise<StoredCharge> {
-    const kept = await this.write(async (db) => {
-      await db
-        .insertInto('test_card_charges')
-        .values({
-          charge_id: charge.result.chargeId,
-          idempotency_key: charge.idempotencyKey,
-          fingerprint: charge.fingerprint,
-          result: encode(charge.result),
-          approve_at: charge.approveAtMs === null ? null : BigInt(charge.approveAtMs),
-          refunded: charge.refunded ? 1n : 0n,
-          created_at: BigInt(charge.result.createdAt.getTime()),
-        })
-        // The first charge under a key is the one: a concurrent second one is dropped and gets it.
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .execute();
-      return db
-        .selectFrom('test_card_charges')
-        .selectAll()
-        .where('idempotency_key', '=', charge.idempotencyKey)
-        .executeTakeFirst();
-    });
+    const kept = await this.write(
+      async (db) =>
+        // The first charge under a key is the one: a later one is dropped and gets it back.
+        (await db
+          .insertInto('test_card_charges')
+          .values({
+            charge_id: charge.result.chargeId,
+            idempotency_key: charge.idempotencyKey,
+            fingerprint: charge.fingerprint,
+            result: encode(charge.result),
+            approve_at: charge.approveAtMs === null ? null : BigInt(charge.approveAtMs),
+            refunded: charge.refunded ? 1n : 0n,
+            created_at: BigInt(charge.result.createdAt.getTime()),
+          })
+          .onConflict((oc) => oc.column('idempotency_key').doNothing())
+          .returningAll()
+          .executeTakeFirst()) ??
+        db
+          .selectFrom('test_card_charges')
+          .selectAll()
+          .where('idempotency_key', '=', charge.idempotencyKey)
+          .executeTakeFirst(),
+    );
     if (!kept) {
       throw new Error(`test card processor: no charge under key ${charge.idempotencyKey} after recording one`);
     }
@@ -103,15 +105,6 @@ export class KyselyTestProcessorStore implements TestProcessorStore {
       .selectFrom('test_card_charges')
       .selectAll()
       .where('charge_id', '=', chargeId)
-      .executeTakeFirst();
-    return row && toCharge(row);
-  }
-
-  async getChargeByKey(idempotencyKey: string): Promise<StoredCharge | undefined> {
-    const row = await this.db
-      .selectFrom('test_card_charges')
-      .selectAll()
-      .where('idempotency_key', '=', idempotencyKey)
       .executeTakeFirst();
     return row && toCharge(row);
   }

@@ -39,6 +39,13 @@ export type InitiateInput = {
   sequence: bigint;
 };
 
+/** A card charge: a push method's settings, address index and reference number mean nothing to it. */
+export type CardChargeInput = Omit<InitiateInput, 'settings' | 'derivationIndex' | 'sequence'> & {
+  card: CardInput;
+  saveCard: boolean;
+  idempotencyKey: string;
+};
+
 /** A push method's instructions, built without any outside call (pure): BR Code, address, reference, voucher. */
 export interface PushPaymentProvider {
   readonly type: Exclude<PaymentMethodType, 'CARD'>;
@@ -79,9 +86,7 @@ export interface CardPaymentProvider {
   readonly type: 'CARD';
   readonly supportsRecurring: true;
   /** Authorizes and captures; `idempotencyKey` makes a repeated call return the first result. */
-  charge(
-    input: InitiateInput & { card: CardInput; saveCard: boolean; idempotencyKey: string },
-  ): Promise<CardChargeResult>;
+  charge(input: CardChargeInput): Promise<CardChargeResult>;
   /** Asks the processor about a charge it already knows (a PENDING one). */
   sync(ref: string): Promise<CardChargeResult | null>;
   /**

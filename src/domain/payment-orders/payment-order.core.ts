@@ -122,21 +122,20 @@ export class PaymentOrderCore {
   }
 
   /**
-   * Opens an order inside the caller's transaction: a push method's instructions when `instruct`
-   * (see preparePush), the OPENED record, and its event.
+   * Opens an order inside the caller's transaction: a push method's instructions, made with the
+   * merchant's settings in `instructWith` (see preparePush; null for a card, or nothing to pay),
+   * the OPENED record, and its event.
    */
   async open(
     repos: Repositories,
     {
-      settings,
-      instruct,
+      instructWith,
       ...order
     }: Omit<OpenedOrderInput, 'instructions' | 'providerRef'> & {
-      settings: MerchantPaymentSettings;
-      instruct: boolean;
+      instructWith: MerchantPaymentSettings | null;
     },
   ): Promise<PaymentOrder> {
-    const prepared = instruct
+    const prepared = instructWith
       ? await this.preparePush(repos, {
           orderId: order.id,
           merchantId: order.merchantId,
@@ -145,7 +144,7 @@ export class PaymentOrderCore {
           charged: order.chargedAmountMinor,
           payer: order.payer,
           expiresAt: order.expiresAt,
-          settings,
+          settings: instructWith,
         })
       : { instructions: null, ref: null };
     const opened = newOpenedOrder({ ...order, instructions: prepared.instructions, providerRef: prepared.ref });

@@ -33,14 +33,15 @@ export class PaymentRenewalService {
   /**
    * Opens the order for one try of one period of a subscription: a card order to charge now, or
    * a push-method order with fresh instructions, mailed to the payer. A unique index makes a
-   * second opening (another scheduler, a crash and rerun) impossible: that case returns undefined.
+   * second opening (another scheduler, a crash and rerun) impossible: then the order that is
+   * already there is the answer, `opened: false`. Undefined when the method is gone.
    */
   async openRenewal(
     rec: RecurrentPayment,
     periodIndex: number,
     attempt: number,
     dueAt: number,
-  ): Promise<PaymentOrder | undefined> {
+  ): Promise<{ order: PaymentOrder; opened: boolean } | undefined> {
     const now = this.core.now(rec);
     const method = (await this.methods.all()).find((m) => m.id === rec.paymentMethodId);
     if (!method) {
@@ -54,12 +55,13 @@ export class PaymentRenewalService {
     if (charged === null) {
       return undefined;
     }
-    const settings = await this.settingsFor(rec.merchantId, rec.mode);
+    const push = method.type !== 'CARD';
+    const settings = push ? await this.settingsFor(rec.merchantId, rec.mode) : null;
     const orderId = newId();
     // Push renewals give the payer until a day past the due date (or past now, when catching up).
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
     try {
-      return await this.uow.transaction(async (repos) => {
+      const order = await this.uow.transaction(async (repos) => {
         const order = await this.core.open(repos, {
           id: orderId,
           merchantId: rec.merchantId,
@@ -77,21 +79,22 @@ export class PaymentRenewalService {
           payer: rec.payer,
           // A card renewal is settled by the billing engine (charged again with the same
           // idempotency key after a crash), never by expiry: expiring it could charge twice.
-          expiresAt: method.type === 'CARD' ? now + 30 * 24 * 3_600_000 : expiresAt,
+          expiresAt: push ? expiresAt : now + 30 * 24 * 3_600_000,
           now,
           periodIndex,
           periodAttempt: attempt,
-          settings,
-          instruct: method.type !== 'CARD',
+          instructWith: settings,
         });
-        if (method.type !== 'CARD' && this.core.subscriptions) {
+        if (push && this.core.subscriptions) {
           await this.core.subscriptions.mailRenewal(repos, rec, order);
         }
         return order;
       });
+      return { order, opened: true };
     } catch (error) {
-      if (await this.uow.read.orders.getRenewal(rec.id, periodIndex, attempt)) {
-        return undefined;
+      const existing = await this.uow.read.orders.getRenewal(rec.id, periodIndex, attempt);
+      if (existing) {
+        return { order: existing, opened: false };
       }
       throw error;
     }

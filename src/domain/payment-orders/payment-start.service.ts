@@ -128,11 +128,12 @@ export class PaymentStartService {
     ) {
       throw new AppError('WRONG_INPUT', ['payment_method_id: the payment method cannot take this currency']);
     }
-    const settings = await this.settingsFor(pref.merchantId, pref.mode);
 
     // 4. The order, OPENED, with its event; other open orders of this checkout are superseded.
     const orderId = newId();
     const isCard = method.type === 'CARD';
+    // Read before the transaction (a read inside it would hold two pool connections); a card needs none.
+    const settings = isCard ? null : await this.settingsFor(pref.merchantId, pref.mode);
     const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
     const chargedBox = { value: 0n };
     const opened = await this.uow.transaction(async (repos) => {
@@ -196,8 +197,7 @@ export class PaymentStartService {
         now,
         periodIndex,
         periodAttempt: null,
-        settings,
-        instruct: !isCard && charged > 0n,
+        instructWith: charged > 0n ? settings : null,
       });
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
       await input.onOpened?.(repos, order);
@@ -223,9 +223,6 @@ export class PaymentStartService {
         charged: { amountMinor: charged, currency: method.currency },
         payer,
         expiresAt: new Date(expiresAt),
-        settings,
-        derivationIndex: 0,
-        sequence: 0n,
         card: input.card,
         saveCard: input.saveCard === true || pref.type === 'SUBSCRIPTION',
         idempotencyKey: orderId,

@@ -38,13 +38,16 @@ export type SubscriptionOptions = {
 
 /** What the billing engine needs from payment orders (PaymentRenewalService, and PaymentOrderMoveService.expire). */
 export interface RenewalCharger {
-  /** Opens the renewal order for one try of one period; undefined when it already exists. */
+  /**
+   * Opens the renewal order for one try of one period, or finds it when it already exists
+   * (`opened: false`); undefined when it cannot be opened (its method is gone).
+   */
   openRenewal(
     rec: RecurrentPayment,
     periodIndex: number,
     attempt: number,
     dueAt: number,
-  ): Promise<PaymentOrder | undefined>;
+  ): Promise<{ order: PaymentOrder; opened: boolean } | undefined>;
   /** Charges a card renewal order with the saved token (idempotent per order). */
   chargeRenewal(order: PaymentOrder, token: string): Promise<PaymentOrder>;
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
@@ -467,10 +470,16 @@ export class SubscriptionService {
       }
       const period = rec.periodsPaid;
       const attempt = rec.failedAttempts + 1;
-      let order = await charger.getRenewal(rec.id, period, attempt);
+      // A push renewal stays open for days and is looked at on every run, so it is read first;
+      // a card renewal is charged on the run that opens it, so it is opened straight away (a
+      // leftover order, after a crash, is found by openRenewal instead).
+      let order = push ? await charger.getRenewal(rec.id, period, attempt) : undefined;
       if (!order) {
-        order = await charger.openRenewal(rec, period, attempt, rec.nextPaymentDate);
-        actions++;
+        const opening = await charger.openRenewal(rec, period, attempt, rec.nextPaymentDate);
+        if (opening?.opened) {
+          actions++;
+        }
+        order = opening?.order;
       }
       if (!order) {
         break;
@@ -480,7 +489,12 @@ export class SubscriptionService {
           await charger.expire(order).catch(() => undefined);
         } else {
           try {
-            await charger.chargeRenewal(order, rec.cardToken);
+            const charged = await charger.chargeRenewal(order, rec.cardToken);
+            // Paid: the period's end is the next due date, so unless the clock is already past
+            // it (catching up), there is nothing more to bill and no need to read the record again.
+            if (charged.status === 'CLOSED' && now < periodBounds(rec.anchorAt, rec.intervalType, period).end) {
+              break;
+            }
           } catch (error) {
             // Another scheduler settled this order first (the processor answered both alike, by
             // the order's idempotency key): read the subscription again rather than abort the run.

@@ -1,10 +1,10 @@
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type {
+  CardChargeInput,
   CardChargeResult,
   CardInput,
   CardPaymentProvider,
   CardSaveResult,
-  InitiateInput,
   ProviderError,
 } from '../../domain/payment-methods/payment-provider.ts';
 import type { Money } from '../../domain/shared/money.ts';
@@ -70,9 +70,7 @@ export class CardProvider implements CardPaymentProvider {
     return p;
   }
 
-  async charge(
-    input: InitiateInput & { card: CardInput; saveCard: boolean; idempotencyKey: string },
-  ): Promise<CardChargeResult> {
+  async charge(input: CardChargeInput): Promise<CardChargeResult> {
     const pan = normalizePan(input.card.number);
     const expiry = parseExpiry(input.card.expiry, this.now());
     if (!pan || !expiry.ok) {

@@ -186,7 +186,6 @@ export interface TestProcessorStore {
   /** Records `charge` unless its key already has one; returns the charge kept under the key. */
   putCharge(charge: StoredCharge): Promise<StoredCharge>;
   getCharge(chargeId: string): Promise<StoredCharge | undefined>;
-  getChargeByKey(idempotencyKey: string): Promise<StoredCharge | undefined>;
   /** A pending charge's settled state. */
   settle(chargeId: string, result: ProcessorResult): Promise<void>;
   /** Marks an approved charge refunded; false if it already was. */
@@ -217,10 +216,6 @@ export class MemoryProcessorStore implements TestProcessorStore {
   }
   async getCharge(chargeId: string): Promise<StoredCharge | undefined> {
     const found = this.charges.get(chargeId);
-    return found && structuredClone(found);
-  }
-  async getChargeByKey(idempotencyKey: string): Promise<StoredCharge | undefined> {
-    const found = this.byKey.get(idempotencyKey);
     return found && structuredClone(found);
   }
   async settle(chargeId: string, result: ProcessorResult): Promise<void> {
@@ -434,20 +429,18 @@ export class TestCardProcessor {
 
   /**
    * One charge per key: a repeated key gets the first answer back (as first given), a different
-   * request under it is refused. Concurrent calls with one key both decide, and the store keeps
-   * the first one recorded: the other caller gets that one.
+   * request under it is refused. The store keeps the first charge recorded under a key, so every
+   * call decides and offers its answer, and gets back the one kept: deciding is free of side
+   * effects, so a replay wastes only that, and a first request (nearly every one) needs no lookup.
    */
   private async capture(
     key: string,
     fingerprint: string,
     run: () => Promise<{ result: ProcessorResult; approveAtMs: number | null }>,
   ): Promise<ProcessorResult> {
-    let kept = await this.store.getChargeByKey(key);
-    if (kept === undefined) {
-      await this.delay();
-      const fresh = await run();
-      kept = await this.store.putCharge({ idempotencyKey: key, fingerprint, refunded: false, ...fresh });
-    }
+    await this.delay();
+    const fresh = await run();
+    const kept = await this.store.putCharge({ idempotencyKey: key, fingerprint, refunded: false, ...fresh });
     if (kept.fingerprint !== fingerprint) {
       throw new IdempotencyKeyReuseError(key);
     }
