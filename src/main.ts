@@ -305,7 +305,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const clockFor = (who: { merchantId: string; mode: 'test' | 'live' }) => clocks.clockFor(who);
   const evmTokens = evmNetworks(config);
   const providers = createProviders(currencies, () => clock.now(), {
-    processorStore: new KyselyTestProcessorStore(database.db, database.write),
+    processorStore: new KyselyTestProcessorStore(database.db, database.writeAlone),
     requiredConfirmations: (network) =>
       config.chains.confirmations[network as keyof Config['chains']['confirmations']] ?? 2,
     liveChains: liveChains(

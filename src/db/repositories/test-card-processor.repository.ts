@@ -34,7 +34,7 @@ function toCharge(row: TestCardChargesTable): StoredCharge {
  * outside Cobro's transactions as a processor's would be: see TestProcessorStore.
  */
 export class KyselyTestProcessorStore implements TestProcessorStore {
-  /** `db` reads committed data; `write` runs a transaction (OpenDatabase's). */
+  /** `db` reads committed data; `write` runs a write of one statement (OpenDatabase's writeAlone). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly write: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>,
