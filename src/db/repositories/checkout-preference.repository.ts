@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, SqlBool } from 'kysely';
+import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import type {
   CheckoutPreference,
@@ -14,43 +14,14 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
 import { afterCursor, startBelow } from './page.ts';
-import { PreparedQuery } from './prepared.ts';
+import { PreparedInsert, PreparedQuery } from './prepared.ts';
 
 // The two statements every integration runs most, compiled once (see prepared.ts).
 const BY_ID = new PreparedQuery<{ id: string }, CheckoutPreferencesTable>((db, $) =>
   db.selectFrom('checkout_preferences').selectAll().where('id', '=', $('id')),
 );
 
-const INSERT = new PreparedQuery<Insertable<CheckoutPreferencesTable>>((db, $) =>
-  db.insertInto('checkout_preferences').values({
-    id: $('id'),
-    merchant_id: $('merchant_id'),
-    mode: $('mode'),
-    type: $('type'),
-    status: $('status'),
-    amount_minor: $('amount_minor'),
-    currency: $('currency'),
-    title: $('title'),
-    origin: $('origin'),
-    origin_id: $('origin_id'),
-    external_id: $('external_id'),
-    payment_link_id: $('payment_link_id'),
-    payment_link_version: $('payment_link_version'),
-    payer_email: $('payer_email'),
-    payer_first_name: $('payer_first_name'),
-    payer_last_name: $('payer_last_name'),
-    payer_phone_number: $('payer_phone_number'),
-    payment_method_types: $('payment_method_types'),
-    selected_payment_method_id: $('selected_payment_method_id'),
-    status_changes_webhook: $('status_changes_webhook'),
-    success_payment_redirect: $('success_payment_redirect'),
-    error_payment_redirect: $('error_payment_redirect'),
-    expires_at: $('expires_at'),
-    created_at: $('created_at'),
-    updated_at: $('updated_at'),
-    payment_order_id: $('payment_order_id'),
-  }),
-);
+const INSERT = new PreparedInsert('checkout_preferences');
 
 function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
   return {

@@ -2,6 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DomainEvent, EntityType, EventRepository } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Database, EventsTable } from '../schema.ts';
+import { PreparedInsert } from './prepared.ts';
+
+// Every change writes one (see prepared.ts).
+const INSERT = new PreparedInsert('events');
 
 export function toEvent(row: EventsTable): DomainEvent {
   return {
@@ -22,21 +26,18 @@ export class KyselyEventRepository implements EventRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(e: DomainEvent): Promise<void> {
-    await this.db
-      .insertInto('events')
-      .values({
-        id: e.id,
-        merchant_id: e.merchantId,
-        mode: e.mode,
-        event_type: e.eventType,
-        entity_type: e.entityType,
-        entity_id: e.entityId,
-        checkout_preference_id: e.checkoutPreferenceId,
-        sequence: BigInt(e.sequence),
-        payload: e.payload,
-        created_at: BigInt(e.createdAt),
-      })
-      .execute();
+    await INSERT.execute(this.db, {
+      id: e.id,
+      merchant_id: e.merchantId,
+      mode: e.mode,
+      event_type: e.eventType,
+      entity_type: e.entityType,
+      entity_id: e.entityId,
+      checkout_preference_id: e.checkoutPreferenceId,
+      sequence: BigInt(e.sequence),
+      payload: e.payload,
+      created_at: BigInt(e.createdAt),
+    });
   }
 
   async listForEntity(entityId: string): Promise<DomainEvent[]> {

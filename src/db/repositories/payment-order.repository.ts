@@ -15,6 +15,24 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
 import { afterCursor, startBelow } from './page.ts';
+import { PreparedInsert, PreparedQuery } from './prepared.ts';
+
+// What each payment and renewal runs (see prepared.ts).
+const INSERT = new PreparedInsert('payment_orders');
+const BY_ID = new PreparedQuery<{ id: string }, PaymentOrdersTable>((db, $) =>
+  db.selectFrom('payment_orders').selectAll().where('id', '=', $('id')),
+);
+const RENEWAL = new PreparedQuery<
+  { recurrentPaymentId: string; periodIndex: bigint; attempt: bigint },
+  PaymentOrdersTable
+>((db, $) =>
+  db
+    .selectFrom('payment_orders')
+    .selectAll()
+    .where('recurrent_payment_id', '=', $('recurrentPaymentId'))
+    .where('period_index', '=', $('periodIndex'))
+    .where('period_attempt', '=', $('attempt')),
+);
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
@@ -110,57 +128,54 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(o: PaymentOrder): Promise<void> {
-    await this.db
-      .insertInto('payment_orders')
-      .values({
-        id: o.id,
-        merchant_id: o.merchantId,
-        mode: o.mode,
-        kind: o.periodAttempt !== null ? 'RENEWAL' : 'CHECKOUT',
-        period_index: o.periodIndex === null ? null : BigInt(o.periodIndex),
-        period_attempt: o.periodAttempt === null ? null : BigInt(o.periodAttempt),
-        checkout_preference_id: o.checkoutPreferenceId,
-        recurrent_payment_id: o.recurrentPaymentId,
-        amount_minor: o.amountMinor,
-        currency: o.currency,
-        charged_amount_minor: o.chargedAmountMinor,
-        charged_currency: o.chargedCurrency,
-        received_amount_minor: o.receivedAmountMinor,
-        status: o.status,
-        anomaly: o.anomaly,
-        title: o.title,
-        origin: o.origin,
-        external_id: o.externalId,
-        payment_method_id: o.paymentMethodId,
-        payment_method_type: o.paymentMethodType,
-        payer_email: o.payer.email,
-        payer_first_name: o.payer.firstName,
-        payer_last_name: o.payer.lastName,
-        payer_phone_number: o.payer.phoneNumber,
-        instructions: o.instructions === null ? null : JSON.stringify(o.instructions),
-        provider_ref: o.providerRef,
-        failure_code: o.failureCode,
-        failure_message: o.failureMessage,
-        sequence: BigInt(o.sequence),
-        expires_at: BigInt(o.expiresAt),
-        created_at: BigInt(o.createdAt),
-        updated_at: BigInt(o.updatedAt),
-        expired_at: o.expiredAt === null ? null : BigInt(o.expiredAt),
-        closed_at: o.closedAt === null ? null : BigInt(o.closedAt),
-        refunded_at: o.refundedAt === null ? null : BigInt(o.refundedAt),
-      })
-      .execute();
+    await INSERT.execute(this.db, {
+      id: o.id,
+      merchant_id: o.merchantId,
+      mode: o.mode,
+      kind: o.periodAttempt !== null ? 'RENEWAL' : 'CHECKOUT',
+      period_index: o.periodIndex === null ? null : BigInt(o.periodIndex),
+      period_attempt: o.periodAttempt === null ? null : BigInt(o.periodAttempt),
+      checkout_preference_id: o.checkoutPreferenceId,
+      recurrent_payment_id: o.recurrentPaymentId,
+      amount_minor: o.amountMinor,
+      currency: o.currency,
+      charged_amount_minor: o.chargedAmountMinor,
+      charged_currency: o.chargedCurrency,
+      received_amount_minor: o.receivedAmountMinor,
+      status: o.status,
+      anomaly: o.anomaly,
+      title: o.title,
+      origin: o.origin,
+      external_id: o.externalId,
+      payment_method_id: o.paymentMethodId,
+      payment_method_type: o.paymentMethodType,
+      payer_email: o.payer.email,
+      payer_first_name: o.payer.firstName,
+      payer_last_name: o.payer.lastName,
+      payer_phone_number: o.payer.phoneNumber,
+      instructions: o.instructions === null ? null : JSON.stringify(o.instructions),
+      provider_ref: o.providerRef,
+      failure_code: o.failureCode,
+      failure_message: o.failureMessage,
+      sequence: BigInt(o.sequence),
+      expires_at: BigInt(o.expiresAt),
+      created_at: BigInt(o.createdAt),
+      updated_at: BigInt(o.updatedAt),
+      expired_at: o.expiredAt === null ? null : BigInt(o.expiredAt),
+      closed_at: o.closedAt === null ? null : BigInt(o.closedAt),
+      refunded_at: o.refundedAt === null ? null : BigInt(o.refundedAt),
+    });
   }
 
   async get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined> {
     // By primary key alone, owner checked here: with the owner in the WHERE clause PostgreSQL may
     // pick a composite index on stale statistics and scan all of a merchant's rows.
-    const row = await this.db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await BY_ID.first(this.db, { id });
     return row && row.merchant_id === merchantId && row.mode === mode ? toOrder(row) : undefined;
   }
 
   async getById(id: string): Promise<PaymentOrder | undefined> {
-    const row = await this.db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await BY_ID.first(this.db, { id });
     return row ? toOrder(row) : undefined;
   }
 
@@ -309,13 +324,11 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     periodIndex: number,
     attempt: number,
   ): Promise<PaymentOrder | undefined> {
-    const row = await this.db
-      .selectFrom('payment_orders')
-      .selectAll()
-      .where('recurrent_payment_id', '=', recurrentPaymentId)
-      .where('period_index', '=', BigInt(periodIndex))
-      .where('period_attempt', '=', BigInt(attempt))
-      .executeTakeFirst();
+    const row = await RENEWAL.first(this.db, {
+      recurrentPaymentId,
+      periodIndex: BigInt(periodIndex),
+      attempt: BigInt(attempt),
+    });
     return row ? toOrder(row) : undefined;
   }
 

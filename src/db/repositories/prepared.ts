@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /** Stands for the named argument while the query is built; replaced by its value on every run. */
@@ -96,5 +96,32 @@ export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
     const template = { compiled, slots };
     this.templates.set(db.getExecutor().adapter.constructor, template);
     return template;
+  }
+}
+
+/**
+ * A one-row INSERT into `table`, compiled once per set of columns given (see PreparedQuery):
+ * each run names its columns by the keys of the row it is given, so a row built by one piece of
+ * code always finds the statement its first run compiled, and no column can be left out of it.
+ */
+export class PreparedInsert<T extends keyof Database & string> {
+  private readonly byColumns = new Map<string, PreparedQuery<Record<string, unknown>>>();
+
+  constructor(private readonly table: T) {}
+
+  execute(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<QueryResult<never>> {
+    const columns = Object.keys(row);
+    const signature = columns.join(',');
+    let query = this.byColumns.get(signature);
+    if (!query) {
+      query = new PreparedQuery<Record<string, unknown>>(
+        (qb, $) =>
+          qb
+            .insertInto(this.table)
+            .values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never) as Compilable<never>,
+      );
+      this.byColumns.set(signature, query);
+    }
+    return query.execute(db, row as Record<string, unknown>);
   }
 }

@@ -13,6 +13,12 @@ import type {
 } from '../../domain/subscriptions/recurrent-payment.ts';
 import type { Database, RecurrentPaymentsTable } from '../schema.ts';
 import { afterCursor } from './page.ts';
+import { PreparedQuery } from './prepared.ts';
+
+// Read several times per renewal (see prepared.ts).
+const BY_ID = new PreparedQuery<{ id: string }, RecurrentPaymentsTable>((db, $) =>
+  db.selectFrom('recurrent_payments').selectAll().where('id', '=', $('id')),
+);
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 const big = (v: number | null): bigint | null => (v === null ? null : BigInt(v));
@@ -167,7 +173,7 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
   }
 
   async getById(id: string): Promise<RecurrentPayment | undefined> {
-    const row = await this.db.selectFrom('recurrent_payments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await BY_ID.first(this.db, { id });
     return row ? toRecurrent(row) : undefined;
   }
 

@@ -17,6 +17,19 @@ import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '..
 import { toEvent } from './event.repository.ts';
 import { leaseDue, unleased } from './leases.ts';
 import { afterCursor } from './page.ts';
+import { PreparedInsert, PreparedQuery } from './prepared.ts';
+
+// What every event publishes through (see prepared.ts).
+const ENABLED_ENDPOINTS = new PreparedQuery<{ merchantId: string; mode: string }, WebhookEndpointsTable>((db, $) =>
+  db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('merchant_id', '=', $('merchantId'))
+    .where('mode', '=', $('mode'))
+    .where('enabled', '=', 1n)
+    .where('deleted_at', 'is', null),
+);
+const INSERT_DELIVERY = new PreparedInsert('webhook_deliveries');
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
@@ -108,14 +121,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async enabledEndpoints(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
-    const rows = await this.db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .where('enabled', '=', 1n)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const { rows } = await ENABLED_ENDPOINTS.execute(this.db, { merchantId, mode });
     return rows.map(toEndpoint);
   }
 
@@ -190,27 +196,24 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async insertDelivery(d: WebhookDelivery): Promise<void> {
-    await this.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: d.id,
-        event_id: d.eventId,
-        merchant_id: d.merchantId,
-        mode: d.mode,
-        endpoint_id: d.endpointId,
-        secret_owner: d.secretOwner,
-        url: d.url,
-        status: d.status,
-        attempts: BigInt(d.attempts),
-        next_attempt_at: BigInt(d.nextAttemptAt),
-        locked_until: null,
-        lease_token: null,
-        last_status_code: null,
-        last_error: null,
-        created_at: BigInt(d.createdAt),
-        updated_at: BigInt(d.updatedAt),
-      })
-      .execute();
+    await INSERT_DELIVERY.execute(this.db, {
+      id: d.id,
+      event_id: d.eventId,
+      merchant_id: d.merchantId,
+      mode: d.mode,
+      endpoint_id: d.endpointId,
+      secret_owner: d.secretOwner,
+      url: d.url,
+      status: d.status,
+      attempts: BigInt(d.attempts),
+      next_attempt_at: BigInt(d.nextAttemptAt),
+      locked_until: null,
+      lease_token: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: BigInt(d.createdAt),
+      updated_at: BigInt(d.updatedAt),
+    });
   }
 
   async hasDue(now: number): Promise<boolean> {
