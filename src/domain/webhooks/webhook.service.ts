@@ -61,7 +61,7 @@ export class WebhookService {
   // ---- the outbox --------------------------------------------------------------------------
 
   async publish(repos: Repositories, event: DomainEvent): Promise<void> {
-    await repos.events.insert(event);
+    const endpoints = await repos.events.insert(event);
     const now = this.clock.now().getTime();
     const targets: { url: string; endpointId: string | null; secretOwner: string }[] = [];
     if (event.checkoutPreferenceId) {
@@ -70,7 +70,7 @@ export class WebhookService {
         targets.push({ url, endpointId: null, secretOwner: merchantSecretOwner(event.merchantId, event.mode) });
       }
     }
-    for (const e of await repos.webhooks.enabledEndpoints(event.merchantId, event.mode)) {
+    for (const e of endpoints > 0 ? await repos.webhooks.enabledEndpoints(event.merchantId, event.mode) : []) {
       if (!e.eventTypes || e.eventTypes.includes(event.eventType)) {
         targets.push({ url: e.url, endpointId: e.id, secretOwner: e.id });
       }
