@@ -6,6 +6,7 @@
  * PAYMENT_ORDER.CLOSED event written. The subscriptions are made beforehand through the API (a
  * subscription checkout paid by card each), which is not timed.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { ManualClock } from '../src/domain/shared/clock.ts';
 import type { Backend } from '../test/support/app.ts';
@@ -23,7 +24,43 @@ export type RenewalsRow = {
   closed: number;
   closedEvents: number;
   billingRuns: number;
+  /** CPU time of this process (the service) per renewal, during billing. */
+  cobroCpuMicros: number;
+  /** CPU time of the local PostgreSQL server's processes per renewal, during billing; null when not measurable. */
+  databaseCpuMicros: number | null;
 };
+
+/**
+ * User + system CPU seconds of every `postgres` process on this machine, from /proc (Linux, a
+ * local server); null elsewhere. A backend that exits meanwhile takes its time with it, so this
+ * is read while the pool's connections are open.
+ */
+function postgresCpuSeconds(): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(pid)) {
+        continue;
+      }
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') {
+        continue;
+      }
+      // After the command: state is field 3, utime and stime fields 14 and 15.
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks > 0 ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
 
 export async function benchRenewals(
   backend: Backend,
@@ -90,6 +127,8 @@ export async function benchRenewals(
         ).n,
       );
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const databaseBefore = backend === 'postgres' ? postgresCpuSeconds() : null;
     let runs = 0;
     let closed = 0;
     // Each run bills what is due (in pages); the job runs again until everything is charged.
@@ -99,6 +138,8 @@ export async function benchRenewals(
       closed = await closedRenewals();
     }
     const billingSeconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const databaseAfter = databaseBefore === null ? null : postgresCpuSeconds();
     const events = await db
       .selectFrom('events')
       .innerJoin('payment_orders', 'payment_orders.id', 'events.entity_id')
@@ -115,6 +156,11 @@ export async function benchRenewals(
       closed,
       closedEvents: Number(events.n),
       billingRuns: runs,
+      cobroCpuMicros: (cpu.user + cpu.system) / subscriptions,
+      databaseCpuMicros:
+        databaseBefore === null || databaseAfter === null
+          ? null
+          : ((databaseAfter - databaseBefore) * 1e6) / subscriptions,
     };
   } finally {
     for (const fn of cleanups.reverse()) {
@@ -131,15 +177,17 @@ export function renderRenewalsSection(rows: RenewalsRow[], loadAverage: string):
     `Measured ${new Date().toISOString()}, load average at the end ${loadAverage}. The service in the bench's process ` +
       "on its real database, test mode's card processor; the subscriptions are made beforehand through the API " +
       '(not timed); the time runs from the first billing run to the last renewal CLOSED. ' +
+      'CPU per renewal: the service (this process), and the PostgreSQL server (all its processes, read from ' +
+      '/proc; the server is local and shares the two cores). ' +
       '`BENCH_ONLY=renewals npm run bench` measures these rows alone and rewrites only this section.',
     '',
-    '| backend | subscriptions due | renewals CLOSED | CLOSED events | billing runs | billing s | renewals/s | goal ≤ 20 s |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| backend | subscriptions due | renewals CLOSED | CLOSED events | billing runs | billing s | renewals/s | service CPU µs/renewal | database CPU µs/renewal | goal ≤ 20 s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const r of rows) {
     const ok = r.closed === r.subscriptions && r.closedEvents === r.subscriptions && r.billingSeconds <= 20;
     lines.push(
-      `| ${r.backend} | ${r.subscriptions.toLocaleString('en-US')} | ${r.closed.toLocaleString('en-US')} | ${r.closedEvents.toLocaleString('en-US')} | ${r.billingRuns} | ${r.billingSeconds.toFixed(1)} | ${Math.round(r.closed / r.billingSeconds).toLocaleString('en-US')} | ${ok ? '✅ pass' : '❌ FAIL'} |`,
+      `| ${r.backend} | ${r.subscriptions.toLocaleString('en-US')} | ${r.closed.toLocaleString('en-US')} | ${r.closedEvents.toLocaleString('en-US')} | ${r.billingRuns} | ${r.billingSeconds.toFixed(1)} | ${Math.round(r.closed / r.billingSeconds).toLocaleString('en-US')} | ${Math.round(r.cobroCpuMicros).toLocaleString('en-US')} | ${r.databaseCpuMicros === null ? '—' : Math.round(r.databaseCpuMicros).toLocaleString('en-US')} | ${ok ? '✅ pass' : '❌ FAIL'} |`,
     );
   }
   lines.push(RENEWALS_END);
