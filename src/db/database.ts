@@ -170,14 +170,16 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
   const read = makeRepositories(readerDb);
   // Polled on the writer: its own commits (all of this process's) do not change data_version.
   const dataVersion = new SqliteDataVersion(writerRaw);
+  // Inside a unit of the writer's, statements on writerDb run in that unit's transaction; a
+  // single statement is a unit like any other here (group commit makes it no dearer).
+  const write = <T>(fn: (db: Kysely<Database>) => Promise<T>) => writer.run(() => fn(writerDb));
   return {
     kind: 'sqlite',
     sideBySide: 16,
     db: readerDb,
     uow: { transaction: (fn) => writer.run(fn), read },
-    // Inside a unit of the writer's, statements on writerDb run in that unit's transaction.
-    write: (fn) => writer.run(() => fn(writerDb)),
-    writeAlone: (fn) => writer.run(() => fn(writerDb)),
+    write,
+    writeAlone: write,
     async migrate() {
       // Migrations run on the writer, outside group commit, before any request is served.
       const result = await new Migrator({ db: writerDb, provider: migrationProvider }).migrateToLatest();

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { createPaymentLink, createPreference, paymentBody, subscriptionPlanBody } from '../support/builders.ts';
 import { runAuthTests } from '../support/run-auth-tests.ts';
 import type { TestApp, TestMerchant } from '../support/test-app.ts';
-import { describeBackends } from '../support/test-app.ts';
+import { describeBackends, testMerchant } from '../support/test-app.ts';
 import { assertError, get, JSON_UTF8, sharedBuild } from './helpers.ts';
 
 /** R14: credentials and secrets. */
@@ -18,14 +18,7 @@ const UNAUTHORIZED =
 /** A second key pair of the same merchant, in the other mode. */
 async function otherMode(ctx: TestApp, merchant: TestMerchant): Promise<TestMerchant> {
   const mode = merchant.mode === 'test' ? 'live' : 'test';
-  const pair = await ctx.cobro.services.merchants.createKeyPair(merchant.id, mode);
-  return {
-    id: merchant.id,
-    apiKey: pair.apiKey,
-    apiSecret: pair.apiSecret,
-    mode,
-    authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
-  };
+  return testMerchant(await ctx.cobro.services.merchants.createKeyPair(merchant.id, mode), mode);
 }
 
 /** Every row of every table, as text, for a search of the PostgreSQL database. */

@@ -40,6 +40,20 @@ export type TestApp = {
   sqlitePath: string | null;
 };
 
+/** A merchant's key pair in `mode`, with the headers that authenticate as it. */
+export function testMerchant(
+  pair: { merchantId: string; apiKey: string; apiSecret: string },
+  mode: Mode,
+): TestMerchant {
+  return {
+    id: pair.merchantId,
+    apiKey: pair.apiKey,
+    apiSecret: pair.apiSecret,
+    mode,
+    authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
+  };
+}
+
 export type BuildOptions = {
   env?: Record<string, string>;
   clock?: ManualClock;
@@ -106,14 +120,10 @@ export async function buildApp(
   });
   const createMerchant = async (mode: Mode = 'test'): Promise<TestMerchant> => {
     const created = await cobro.services.merchants.createMerchant(`Merchant ${randomBytes(3).toString('hex')}`, 'test');
-    const pair = mode === 'test' ? created : await cobro.services.merchants.createKeyPair(created.merchantId, mode);
-    return {
-      id: pair.merchantId,
-      apiKey: pair.apiKey,
-      apiSecret: pair.apiSecret,
+    return testMerchant(
+      mode === 'test' ? created : await cobro.services.merchants.createKeyPair(created.merchantId, mode),
       mode,
-      authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
-    };
+    );
   };
   return {
     app: cobro.app,

@@ -1,39 +1,25 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DomainEvent, EntityType, EventRepository } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Database, EventsTable } from '../schema.ts';
-import { PreparedQuery } from './prepared.ts';
+import { onlyEnabled } from './enabled-endpoints.ts';
+import { PreparedInsert } from './prepared.ts';
 
 /**
  * Every change writes one (compiled once, see prepared.ts). The same statement counts the
  * merchant's enabled webhook endpoints (in the same snapshot), so that publishing the event of a
  * merchant without any (one that takes each checkout's own webhook URL) needs no second query.
  */
-const INSERT = new PreparedQuery<Insertable<EventsTable>, { endpoints: number | bigint | string | null }>((db, $) =>
-  db
-    .insertInto('events')
-    .values({
-      id: $('id'),
-      merchant_id: $('merchant_id'),
-      mode: $('mode'),
-      event_type: $('event_type'),
-      entity_type: $('entity_type'),
-      entity_id: $('entity_id'),
-      checkout_preference_id: $('checkout_preference_id'),
-      sequence: $('sequence'),
-      payload: $('payload'),
-      created_at: $('created_at'),
-    })
-    .returning((eb) =>
+const INSERT = new PreparedInsert('events', (insert) =>
+  insert.returning((eb) =>
+    onlyEnabled(
       eb
         .selectFrom('webhook_endpoints')
         .select((w) => w.fn.countAll().as('n'))
         .whereRef('webhook_endpoints.merchant_id', '=', 'events.merchant_id')
-        .whereRef('webhook_endpoints.mode', '=', 'events.mode')
-        .where('webhook_endpoints.enabled', '=', 1n)
-        .where('webhook_endpoints.deleted_at', 'is', null)
-        .as('endpoints'),
-    ),
+        .whereRef('webhook_endpoints.mode', '=', 'events.mode'),
+    ).as('endpoints'),
+  ),
 );
 
 export function toEvent(row: EventsTable): DomainEvent {
@@ -67,7 +53,7 @@ export class KyselyEventRepository implements EventRepository {
       payload: e.payload,
       created_at: BigInt(e.createdAt),
     });
-    return Number(inserted?.endpoints ?? 0);
+    return Number(inserted?.endpoints ?? 0n);
   }
 
   async listForEntity(entityId: string): Promise<DomainEvent[]> {

@@ -1,4 +1,12 @@
-import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
+import type {
+  Compilable,
+  CompiledQuery,
+  Insertable,
+  InsertQueryBuilder,
+  InsertResult,
+  Kysely,
+  QueryResult,
+} from 'kysely';
 import type { Database } from '../schema.ts';
 
 /** Stands for the named argument while the query is built; replaced by its value on every run. */
@@ -103,25 +111,31 @@ export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
  * A one-row INSERT into `table`, compiled once per set of columns given (see PreparedQuery):
  * each run names its columns by the keys of the row it is given, so a row built by one piece of
  * code always finds the statement its first run compiled, and no column can be left out of it.
+ * `returning`, when given, adds what the statement answers (a RETURNING clause).
  */
-export class PreparedInsert<T extends keyof Database & string> {
-  private readonly byColumns = new Map<string, PreparedQuery<Record<string, unknown>>>();
+export class PreparedInsert<T extends keyof Database & string, Row = never> {
+  private readonly byColumns = new Map<string, PreparedQuery<Record<string, unknown>, Row>>();
 
-  constructor(private readonly table: T) {}
+  constructor(
+    private readonly table: T,
+    private readonly returning?: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<Row>,
+  ) {}
 
-  execute(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<QueryResult<never>> {
+  execute(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<QueryResult<Row>> {
     const columns = Object.keys(row);
     const signature = columns.join(',');
     let query = this.byColumns.get(signature);
     if (!query) {
-      query = new PreparedQuery<Record<string, unknown>>(
-        (qb, $) =>
-          qb
-            .insertInto(this.table)
-            .values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never) as Compilable<never>,
-      );
+      query = new PreparedQuery<Record<string, unknown>, Row>((qb, $) => {
+        const insert = qb.insertInto(this.table).values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never);
+        return this.returning ? this.returning(insert) : (insert as Compilable<never>);
+      });
       this.byColumns.set(signature, query);
     }
     return query.execute(db, row as Record<string, unknown>);
+  }
+
+  async first(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<Row | undefined> {
+    return (await this.execute(db, row)).rows[0];
   }
 }

@@ -14,6 +14,7 @@ import type {
   WebhookRepository,
 } from '../../domain/webhooks/webhook.ts';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
+import { onlyEnabled } from './enabled-endpoints.ts';
 import { toEvent } from './event.repository.ts';
 import { leaseDue, unleased } from './leases.ts';
 import { afterCursor } from './page.ts';
@@ -21,13 +22,13 @@ import { PreparedInsert, PreparedQuery } from './prepared.ts';
 
 // What every event publishes through (see prepared.ts).
 const ENABLED_ENDPOINTS = new PreparedQuery<{ merchantId: string; mode: string }, WebhookEndpointsTable>((db, $) =>
-  db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('merchant_id', '=', $('merchantId'))
-    .where('mode', '=', $('mode'))
-    .where('enabled', '=', 1n)
-    .where('deleted_at', 'is', null),
+  onlyEnabled(
+    db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('merchant_id', '=', $('merchantId'))
+      .where('mode', '=', $('mode')),
+  ),
 );
 const INSERT_DELIVERY = new PreparedInsert('webhook_deliveries');
 
