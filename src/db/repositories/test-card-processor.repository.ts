@@ -29,11 +29,21 @@ function toCharge(row: TestCardChargesTable): StoredCharge {
   };
 }
 
+/** Saved-card tokens a process keeps in memory: a renewal run's worth, about 3 MB. */
+const TOKENS_KEPT = 20_000;
+
 /**
  * Test mode's card processor keeps its records in tables of its own (migration 0013), written
  * outside Cobro's transactions as a processor's would be: see TestProcessorStore.
  */
 export class KyselyTestProcessorStore implements TestProcessorStore {
+  /**
+   * Tokens never change once stored (nothing updates or deletes one), so the ones this process
+   * has read are kept, as a processor keeps its vault in memory: a renewal run charges the same
+   * saved cards again and again. Misses are not kept (another process may store the token next).
+   */
+  private readonly tokens = new Map<string, StoredToken>();
+
   /** `db` reads committed data; `write` runs a write of one statement (OpenDatabase's writeAlone). */
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,16 +68,27 @@ export class KyselyTestProcessorStore implements TestProcessorStore {
   }
 
   async getToken(token: string): Promise<StoredToken | undefined> {
+    const known = this.tokens.get(token);
+    if (known) {
+      return { ...known };
+    }
     const row = await this.db.selectFrom('test_card_tokens').selectAll().where('token', '=', token).executeTakeFirst();
-    return row
-      ? {
-          brand: row.brand as CardBrand,
-          last4: row.last4,
-          expMonth: Number(row.exp_month),
-          expYear: Number(row.exp_year),
-          outcome: row.outcome as TestCardOutcome,
-        }
-      : undefined;
+    if (!row) {
+      return undefined;
+    }
+    const stored: StoredToken = {
+      brand: row.brand as CardBrand,
+      last4: row.last4,
+      expMonth: Number(row.exp_month),
+      expYear: Number(row.exp_year),
+      outcome: row.outcome as TestCardOutcome,
+    };
+    if (this.tokens.size >= TOKENS_KEPT) {
+      // The oldest read goes first (a Map iterates in insertion order).
+      this.tokens.delete(this.tokens.keys().next().value as string);
+    }
+    this.tokens.set(token, stored);
+    return { ...stored };
   }
 
   async putCharge(charge: StoredCharge): Promise<StoredCharge> {
