@@ -392,7 +392,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   orderCore.useSubscriptions({
     forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),
     firstCharge: (rec) => subscriptions.firstCharge(rec),
-    onOrderClosed: (repos, order, token, now) => subscriptions.onOrderClosed(repos, order, token, now),
+    onOrderClosed: (repos, order, token, now, asRead) => subscriptions.onOrderClosed(repos, order, token, now, asRead),
     onOrderFailed: (repos, order, now) => subscriptions.onOrderFailed(repos, order, now),
     mailRenewal: (repos, rec, order) =>
       queueRenewalMail(repos, rec, order, {
@@ -404,9 +404,10 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   });
   subscriptions.useCharger({
     openRenewal: (rec, periodIndex, attempt, dueAt) => renewals.openRenewal(rec, periodIndex, attempt, dueAt),
-    chargeRenewal: (order, token) => renewals.chargeRenewal(order, token),
+    chargeRenewal: (order, token, rec) => renewals.chargeRenewal(order, token, rec),
     getRenewal: (recId, periodIndex, attempt) => renewals.getRenewal(recId, periodIndex, attempt),
     expire: (order) => orderMoves.expire(order),
+    withdraw: (order) => renewals.withdraw(order),
   });
   const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
   const chainObserver = new ChainObserver(

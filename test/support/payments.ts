@@ -40,3 +40,16 @@ export async function getOrder(app: FastifyInstance, merchant: TestMerchant, id:
   }
   return res.json() as OrderBody;
 }
+
+/** Moves the merchant's test clock forward (POST /v1/test_helpers/clock/advance), which runs the jobs due. */
+export async function advanceClock(app: FastifyInstance, merchant: TestMerchant, seconds: number): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/test_helpers/clock/advance',
+    headers: merchant.authHeaders,
+    payload: { seconds },
+  });
+  if (res.statusCode !== 200) {
+    throw new Error(`clock advance: ${res.statusCode} ${res.body}`);
+  }
+}

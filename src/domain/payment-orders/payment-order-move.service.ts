@@ -2,6 +2,7 @@ import type { Caller } from '../merchants/merchant.ts';
 import type { CardChargeResult, CardPaymentProvider } from '../payment-methods/payment-provider.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrderCore } from './payment-order.core.ts';
 import { assertTransition } from './payment-order.status.ts';
 import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
@@ -22,7 +23,12 @@ export class PaymentOrderMoveService {
     private readonly providers: { card: CardPaymentProvider },
   ) {}
 
-  async applyCardResult(order: PaymentOrder, result: CardChargeResult): Promise<PaymentOrder> {
+  /** `subscriptionAsRead`: a renewal's subscription as the billing run read it (see onOrderClosed). */
+  async applyCardResult(
+    order: PaymentOrder,
+    result: CardChargeResult,
+    subscriptionAsRead?: RecurrentPayment,
+  ): Promise<PaymentOrder> {
     const now = this.core.now(order);
     return this.uow.transaction(async (repos) => {
       if (result.status === 'FAILED') {
@@ -57,7 +63,7 @@ export class PaymentOrderMoveService {
         await repos.orders.update(order.id, 'OPENED', changes, now);
         return { ...order, ...changes, updatedAt: now };
       }
-      return this.core.close(repos, order, changes, now, result.token);
+      return this.core.close(repos, order, changes, now, result.token, subscriptionAsRead);
     });
   }
 

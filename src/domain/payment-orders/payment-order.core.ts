@@ -35,7 +35,14 @@ export interface SubscriptionHooks {
     now: number,
   ): Promise<RecurrentPayment>;
   firstCharge(rec: Pick<RecurrentPayment, 'signupFeeMinor' | 'amountMinor' | 'trialIntervalCount'>): bigint;
-  onOrderClosed(repos: Repositories, order: PaymentOrder, cardToken: string | null, now: number): Promise<void>;
+  /** `asRead`: the subscription as its billing run read it, when that run charged the order. */
+  onOrderClosed(
+    repos: Repositories,
+    order: PaymentOrder,
+    cardToken: string | null,
+    now: number,
+    asRead?: RecurrentPayment,
+  ): Promise<void>;
   onOrderFailed(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
   mailRenewal(repos: Repositories, rec: RecurrentPayment, order: PaymentOrder): Promise<void>;
 }
@@ -106,10 +113,11 @@ export class PaymentOrderCore {
     changes: PaymentOrderChanges,
     now: number,
     cardToken: string | null = null,
+    subscriptionAsRead?: RecurrentPayment,
   ): Promise<PaymentOrder> {
     const closed = await this.moveOrThrow(repos, order, 'CLOSED', { ...changes, closedAt: now }, now, 'closed');
     if (order.recurrentPaymentId && this.hooks) {
-      await this.hooks.onOrderClosed(repos, closed, cardToken, now);
+      await this.hooks.onOrderClosed(repos, closed, cardToken, now, subscriptionAsRead);
     }
     if (order.checkoutPreferenceId && order.periodAttempt === null) {
       if (!(await repos.preferences.markPaid(order.checkoutPreferenceId, order.id, now))) {

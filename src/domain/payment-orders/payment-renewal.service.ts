@@ -100,8 +100,11 @@ export class PaymentRenewalService {
     }
   }
 
-  /** Charges a card renewal with the saved token; the order id is the processor's idempotency key. */
-  async chargeRenewal(order: PaymentOrder, token: string): Promise<PaymentOrder> {
+  /**
+   * Charges a card renewal with the saved token; the order id is the processor's idempotency key.
+   * `rec` is the subscription as the billing run read it, which the close updates by compare-and-set.
+   */
+  async chargeRenewal(order: PaymentOrder, token: string, rec: RecurrentPayment): Promise<PaymentOrder> {
     let result: CardChargeResult;
     try {
       result = await this.providers.card.chargeToken({
@@ -118,6 +121,22 @@ export class PaymentRenewalService {
         message: 'the card processor could not be reached',
       };
     }
+    return this.moves.applyCardResult(order, result, rec);
+  }
+
+  /**
+   * A renewal whose subscription was cancelled. A push order expires (the payer must not pay it
+   * now). A card order may have its charge in flight (the billing run is waiting for the
+   * processor) or cut off by a crash, so it is not expired: the processor is asked what became of
+   * the charge under the order's key, which spends the key, and the order records the answer —
+   * CLOSED when the card was charged (the merchant then refunds), REJECTED when it was not.
+   * Expiring it instead could leave a charge the order says never happened.
+   */
+  async withdraw(order: PaymentOrder): Promise<PaymentOrder> {
+    if (order.paymentMethodType !== 'CARD') {
+      return this.moves.expire(order);
+    }
+    const result = await this.providers.card.recover(order.id, order.mode);
     return this.moves.applyCardResult(order, result);
   }
 }

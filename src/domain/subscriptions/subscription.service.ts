@@ -36,6 +36,16 @@ export type SubscriptionOptions = {
   billingConcurrency: number;
 };
 
+/** One move of a record: to a status (or the same one), with changes, at a time, named for errors. */
+type MoveArgs = [
+  repos: Repositories,
+  rec: RecurrentPayment,
+  to: RecurrentPaymentStatus,
+  changes: RecurrentPaymentChanges,
+  now: number,
+  action: string,
+];
+
 /** What the billing engine needs from payment orders (PaymentRenewalService, and PaymentOrderMoveService.expire). */
 export interface RenewalCharger {
   /**
@@ -48,10 +58,15 @@ export interface RenewalCharger {
     attempt: number,
     dueAt: number,
   ): Promise<{ order: PaymentOrder; opened: boolean } | undefined>;
-  /** Charges a card renewal order with the saved token (idempotent per order). */
-  chargeRenewal(order: PaymentOrder, token: string): Promise<PaymentOrder>;
+  /**
+   * Charges a card renewal order with the saved token (idempotent per order); `rec` is the
+   * subscription as the billing run read it before opening the order.
+   */
+  chargeRenewal(order: PaymentOrder, token: string, rec: RecurrentPayment): Promise<PaymentOrder>;
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
   expire(order: PaymentOrder): Promise<PaymentOrder>;
+  /** Settles an open renewal of a cancelled subscription: expired, or (a card) what its charge became. */
+  withdraw(order: PaymentOrder): Promise<PaymentOrder>;
 }
 
 const BILLABLE: readonly RecurrentPaymentStatus[] = ['TRIALING', 'ACTIVE', 'UNPAID'];
@@ -176,9 +191,10 @@ export class SubscriptionService {
         'canceled',
       );
     });
-    // A renewal order left open (PIX, voucher…) must not be paid after the cancellation.
+    // A renewal order left open (PIX, voucher…) must not be paid after the cancellation; a card
+    // renewal records what became of its charge (see PaymentRenewalService.withdraw).
     for (const order of await this.uow.read.orders.openRenewals(rec.id)) {
-      await this.charger?.expire(order).catch(() => undefined);
+      await this.charger?.withdraw(order).catch(() => undefined);
     }
     return canceled;
   }
@@ -264,8 +280,25 @@ export class SubscriptionService {
     return rec.signupFeeMinor + (rec.trialIntervalCount > 0 ? 0n : rec.amountMinor);
   }
 
-  /** Inside the order's closing transaction. */
-  async onOrderClosed(repos: Repositories, order: PaymentOrder, cardToken: string | null, now: number): Promise<void> {
+  /**
+   * Inside the order's closing transaction. A renewal charged by the billing run brings the
+   * record as that run read it (`asRead`), a moment before the charge: the update is a
+   * compare-and-set on the record's sequence, so it is read again only when it changed meanwhile
+   * (cancelled, or paid by another scheduler), and then decided on what is there now.
+   */
+  async onOrderClosed(
+    repos: Repositories,
+    order: PaymentOrder,
+    cardToken: string | null,
+    now: number,
+    asRead?: RecurrentPayment,
+  ): Promise<void> {
+    if (asRead && asRead.id === order.recurrentPaymentId && order.periodAttempt !== null) {
+      const changes = this.renewedBy(asRead, order);
+      if (changes && (await this.tryMove(repos, asRead, 'ACTIVE', changes, now, 'renewed'))) {
+        return;
+      }
+    }
     const rec = order.recurrentPaymentId ? await repos.recurrentPayments.getById(order.recurrentPaymentId) : undefined;
     if (!rec || isTerminal(rec.status)) {
       return;
@@ -316,24 +349,25 @@ export class SubscriptionService {
       }
       return;
     }
-    if (order.periodIndex !== rec.periodsPaid || rec.anchorAt === null) {
-      return;
+    const changes = this.renewedBy(rec, order);
+    if (changes) {
+      await this.move(repos, rec, 'ACTIVE', changes, now, 'renewed');
+    }
+  }
+
+  /** What a paid renewal order changes: null unless the record is waiting for that period. */
+  private renewedBy(rec: RecurrentPayment, order: PaymentOrder): RecurrentPaymentChanges | null {
+    if (isTerminal(rec.status) || order.periodIndex !== rec.periodsPaid || rec.anchorAt === null) {
+      return null;
     }
     const bounds = periodBounds(rec.anchorAt, rec.intervalType, order.periodIndex);
-    await this.move(
-      repos,
-      rec,
-      'ACTIVE',
-      {
-        periodsPaid: rec.periodsPaid + 1,
-        currentPeriodStart: bounds.start,
-        currentPeriodEnd: bounds.end,
-        nextPaymentDate: bounds.end,
-        failedAttempts: 0,
-      },
-      now,
-      'renewed',
-    );
+    return {
+      periodsPaid: rec.periodsPaid + 1,
+      currentPeriodStart: bounds.start,
+      currentPeriodEnd: bounds.end,
+      nextPaymentDate: bounds.end,
+      failedAttempts: 0,
+    };
   }
 
   /** Inside the transaction that rejected or expired one of the subscription's orders. */
@@ -489,7 +523,7 @@ export class SubscriptionService {
           await charger.expire(order).catch(() => undefined);
         } else {
           try {
-            const charged = await charger.chargeRenewal(order, rec.cardToken);
+            const charged = await charger.chargeRenewal(order, rec.cardToken, rec);
             // Paid: the period's end is the next due date, so unless the clock is already past
             // it (catching up), there is nothing more to bill and no need to read the record again.
             if (charged.status === 'CLOSED' && now < periodBounds(rec.anchorAt, rec.intervalType, period).end) {
@@ -513,22 +547,21 @@ export class SubscriptionService {
 
   // ---- one change ------------------------------------------------------------------------------
 
-  private async move(
-    repos: Repositories,
-    rec: RecurrentPayment,
-    to: RecurrentPaymentStatus,
-    changes: RecurrentPaymentChanges,
-    now: number,
-    action: string,
-  ): Promise<RecurrentPayment> {
+  private async move(...args: MoveArgs): Promise<RecurrentPayment> {
+    const updated = await this.tryMove(...args);
+    if (!updated) {
+      throw new AppError('CONFLICT', [`recurrent payment cannot be ${args[5]}: it changed meanwhile; retry`]);
+    }
+    return updated;
+  }
+
+  /** The move as a compare-and-set: undefined, and nothing written, when `rec` is no longer current. */
+  private async tryMove(...[repos, rec, to, changes, now, action]: MoveArgs): Promise<RecurrentPayment | undefined> {
     if (to !== rec.status) {
       assertRecurrentTransition(rec.status, to, action);
     }
     const updated = await repos.recurrentPayments.update(rec, to, changes, now);
-    if (!updated) {
-      throw new AppError('CONFLICT', [`recurrent payment cannot be ${action}: it changed meanwhile; retry`]);
-    }
-    if (to !== rec.status) {
+    if (updated && to !== rec.status) {
       await this.publish(repos, recurrentPaymentEvent(updated, now));
     }
     return updated;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createPaymentLink, createPreference } from '../../support/builders.ts';
-import { pay } from '../../support/payments.ts';
+import { advanceClock, pay } from '../../support/payments.ts';
 import type { TestApp, TestMerchant } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import { JSON_UTF8 } from '../helpers.ts';
@@ -174,13 +174,7 @@ describeBackends('POST /v1/payment_links/{id} (plan versions)', (build) => {
     const late = await subscribe(ctx, link.id);
     assert.equal(late.firstAmount, 15, 'a new subscriber pays the new amount at checkout');
 
-    const advance = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/test_helpers/clock/advance',
-      headers: ctx.merchant.authHeaders,
-      payload: { seconds: 31 * DAY },
-    });
-    assert.equal(advance.statusCode, 200, advance.body);
+    await advanceClock(ctx.app, ctx.merchant, 31 * DAY);
 
     const old = await recurrent(ctx, early.recId);
     assert.equal(old.plan_version, 1, JSON.stringify(old));

@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPaymentLink, createPreference } from '../../support/builders.ts';
-import { pay } from '../../support/payments.ts';
+import { advanceClock, pay } from '../../support/payments.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 
 const DAY = 86_400;
 
-async function advance(ctx: TestApp, seconds: number): Promise<void> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/v1/test_helpers/clock/advance',
-    headers: ctx.merchant.authHeaders,
-    payload: { seconds },
-  });
-  assert.equal(res.statusCode, 200, res.body);
+function advance(ctx: TestApp, seconds: number): Promise<void> {
+  return advanceClock(ctx.app, ctx.merchant, seconds);
 }
 
 async function getRec(ctx: TestApp, id: string): Promise<Record<string, unknown>> {
