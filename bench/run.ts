@@ -594,6 +594,21 @@ async function benchBare(target: string, workUs = 0): Promise<Measurement> {
   }
 }
 
+/** The framework's floor (bench/framework-server.ts): Fastify with the same body, bare or with Cobro's per-answer logging. */
+async function benchFramework(target: string, logged: boolean, dir: string): Promise<Measurement> {
+  const server = await startServer(
+    ['--import', 'tsx', 'bench/framework-server.ts'],
+    { LOGGED: logged ? '1' : '0' },
+    join(dir, `framework-${logged ? 'logged' : 'plain'}.log`),
+  );
+  try {
+    await waitReady(server, '/');
+    return await measure(target, 'calibration', server, { url: server.url });
+  } finally {
+    await stopServer(server);
+  }
+}
+
 /** Per-request CPU work of the calibration rows, in µs. */
 const CALIBRATION_WORK_US = [25, 50];
 
@@ -936,6 +951,8 @@ async function main(): Promise<void> {
     for (const workUs of CALIBRATION_WORK_US) {
       results.push(await benchBare(`GET / after ${workUs} µs of CPU work`, workUs));
     }
+    results.push(await benchFramework('Fastify, GET / (fixed JSON)', false, dir));
+    results.push(await benchFramework('Fastify, GET / (fixed JSON), request id and log line', true, dir));
     results.push(...(await benchCobro('sqlite', `sqlite:${join(dir, 'cobro.db')}`, dir)));
     results.push(await webhookDrainRow(dir));
     const tools = { root: ROOT, start: startServer, waitReady, stop: stopServer };
@@ -1001,7 +1018,10 @@ async function main(): Promise<void> {
         ? ''
         : `Create throughput while a receiver hangs on every delivery / create throughput on the same database with idle receivers (measured just before): **${hangRatio.value.toFixed(2)}** (goal ≥ 0.80: ${hangRatio.value >= 0.8 ? '✅ pass' : '❌ FAIL'}).`),
     '',
-    `The calibration rows run the bare server again, kept busy for ${CALIBRATION_WORK_US.join(' or ')} µs of CPU before each answer: ` +
+    'The two Fastify rows (bench/framework-server.ts) answer the same body through the framework Cobro runs on, the second ' +
+      'also with what every Cobro answer carries besides its route (an `x-request-id` header and one buffered JSON log line): ' +
+      "the floor of any Cobro row; the distance from it to a Cobro row is that route's own work. " +
+      `The calibration rows run the bare server again, kept busy for ${CALIBRATION_WORK_US.join(' or ')} µs of CPU before each answer: ` +
       'what a server reaches under this load when it does a known amount of work per request. With the server on one ' +
       'core and the load generator on the other, a server slower than its client also pays, in its socket writes, for ' +
       'waking the client on every answer, so the ratio falls faster than the added work alone would explain.',
