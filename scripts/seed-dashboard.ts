@@ -760,6 +760,7 @@ async function explain(url: string, merchantId: string): Promise<void> {
   const uow: UnitOfWork = {
     read: { dashboardStats: repo } as unknown as Repositories,
     transaction: () => Promise.reject(new Error('read only')),
+    oneStatement: () => Promise.reject(new Error('read only')),
   };
   // A moment when no day is sealed yet: the plans of the live queries, every one of them.
   const stats = new DashboardStatsService(uow, new ManualClock(new Date(0)));

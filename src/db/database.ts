@@ -10,6 +10,7 @@ import type { CredentialWatch, CredentialWatchEvents } from './credential-freshn
 import { PostgresKeyRevocationListener, SqliteDataVersion } from './credential-freshness.ts';
 import { GroupCommitWriter } from './group-commit.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { OneStatementOnly } from './one-statement.ts';
 import { makeRepositories } from './repositories/index.ts';
 import { runDirectlyOnSqlite } from './repositories/prepared.ts';
 import type { Database } from './schema.ts';
@@ -177,7 +178,7 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
     kind: 'sqlite',
     sideBySide: 16,
     db: readerDb,
-    uow: { transaction: (fn) => writer.run(fn), read },
+    uow: { transaction: (fn) => writer.run(fn), oneStatement: (fn) => writer.run(fn), read },
     write,
     writeAlone: write,
     async migrate() {
@@ -231,6 +232,7 @@ async function openPostgres(options: OpenOptions): Promise<OpenDatabase> {
     db,
     uow: {
       transaction: (fn) => db.transaction().execute((trx) => fn(makeRepositories(trx))),
+      oneStatement: (fn) => fn(makeRepositories(db.withPlugin(new OneStatementOnly()))),
       read,
     },
     write: (fn) => db.transaction().execute(fn),

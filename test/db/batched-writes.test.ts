@@ -25,6 +25,7 @@ async function counted(t: { after: (fn: () => void | Promise<void>) => void }) {
       transactions.count++;
       return database.uow.transaction(fn);
     },
+    oneStatement: (fn) => database.uow.oneStatement(fn),
   };
   return { database, uow, transactions };
 }

@@ -227,10 +227,15 @@ export class CheckoutPreferenceService {
       updatedAt: now - (now % 1000),
       paymentOrderId: null,
     };
-    await this.uow.transaction(async (repos) => {
-      await repos.preferences.insert(pref);
-      await also?.(repos, pref);
-    });
+    if (also) {
+      await this.uow.transaction(async (repos) => {
+        await repos.preferences.insert(pref);
+        await also(repos, pref);
+      });
+    } else {
+      // The insert alone: the most frequent write of all, and on PostgreSQL a third of the round trips.
+      await this.uow.oneStatement((repos) => repos.preferences.insert(pref));
+    }
     return pref;
   }
 

@@ -202,7 +202,7 @@ export class MerchantService {
     }
     this.lastUseWritten.set(apiKey, now);
     try {
-      this.uow.transaction((repos) => repos.apiKeys.touch(apiKey, now)).catch(() => {});
+      this.uow.oneStatement((repos) => repos.apiKeys.touch(apiKey, now)).catch(() => {});
     } catch {
       // Never fails the request it was noticed on.
     }

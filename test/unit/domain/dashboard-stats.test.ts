@@ -158,7 +158,7 @@ class FakeStats implements DashboardStatsRepository {
 
 function serviceOver(stats: DashboardStatsRepository, now = Date.UTC(2025, 2, 10)): DashboardStatsService {
   const read = { dashboardStats: stats } as unknown as Repositories;
-  const uow: UnitOfWork = { read, transaction: (fn) => fn(read) };
+  const uow: UnitOfWork = { read, transaction: (fn) => fn(read), oneStatement: (fn) => fn(read) };
   return new DashboardStatsService(uow, new ManualClock(new Date(now)));
 }
 

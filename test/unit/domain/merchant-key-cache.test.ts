@@ -66,7 +66,7 @@ function storedKeys() {
     },
   };
   const repos = { apiKeys } as unknown as Repositories;
-  const uow: UnitOfWork = { read: repos, transaction: (fn) => fn(repos) };
+  const uow: UnitOfWork = { read: repos, transaction: (fn) => fn(repos), oneStatement: (fn) => fn(repos) };
   return {
     uow,
     reads: () => reads,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   CheckoutPreferenceResponse,
@@ -26,8 +27,11 @@ export const createCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<RouteDeps>
     },
     async (req, reply) => {
       const b = req.body;
+      const answer = (created: CheckoutPreference) =>
+        JSON.stringify(toCheckoutPreferenceResponse(created, currencies, preferences.checkoutUrl(created.id)));
+      const idempotency = req.idempotency;
       let body = '';
-      await preferences.create(
+      const created = await preferences.create(
         req.caller,
         {
           type: b.type,
@@ -43,11 +47,15 @@ export const createCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<RouteDeps>
           selectedPaymentMethodId: b.selected_payment_method_id,
           customUrls: b.custom_urls,
         },
-        async (repos, created) => {
-          body = JSON.stringify(toCheckoutPreferenceResponse(created, currencies, preferences.checkoutUrl(created.id)));
-          await req.idempotency?.complete(repos, 201, body);
-        },
+        // With an Idempotency-Key the answer is stored with the preference, in its transaction;
+        // without one the preference is a write of its own (one statement).
+        idempotency &&
+          (async (repos, made) => {
+            body = answer(made);
+            await idempotency.complete(repos, 201, body);
+          }),
       );
+      body ||= answer(created);
       return sendJson(reply, 201, body);
     },
   );
