@@ -15,22 +15,26 @@ import type {
  * takes the path fails, which is what this is for.
  */
 export class OneStatementOnly implements KyselyPlugin {
-  private first: unknown = null;
+  private answered = 0;
 
+  /** Kysely compiles a statement here: one that comes after the first answered is refused before it runs. */
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.note(args.queryId);
+    if (this.answered > 0) {
+      this.refuse();
+    }
     return args.node;
   }
 
+  /** Every statement's answer passes here, compiled here or not (a prepared query keeps its compiled form). */
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.note(args.queryId);
+    this.answered++;
+    if (this.answered > 1) {
+      this.refuse();
+    }
     return args.result;
   }
 
-  private note(queryId: unknown): void {
-    this.first ??= queryId;
-    if (this.first !== queryId) {
-      throw new Error('a unit of one statement (oneStatement) sent a second one: make it a transaction');
-    }
+  private refuse(): never {
+    throw new Error('a unit of one statement (oneStatement) sent a second one: make it a transaction');
   }
 }

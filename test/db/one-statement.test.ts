@@ -47,4 +47,28 @@ describeBackends('A unit of one statement', (build, backend) => {
       'the first statement committed, the second was refused before it ran',
     );
   });
+
+  test('refuses a second statement that was compiled beforehand (a prepared one)', {
+    skip: backend === 'sqlite' && 'on SQLite every unit is a transaction',
+  }, async (t) => {
+    const { app, merchant, cobro } = await build(t);
+    const body = { type: 'PAYMENT', origin: 'API', amount: 3, currency: 'USD', title: 'Twice' };
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/checkout_preferences',
+      headers: merchant.authHeaders,
+      payload: body,
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const pref = await cobro.database.uow.read.preferences.getById(created.json().id);
+    assert.ok(pref);
+    // The same prepared insert twice: the same compiled statement, run again.
+    await assert.rejects(
+      cobro.database.uow.oneStatement(async (repos) => {
+        await repos.preferences.insert({ ...pref, id: newId() });
+        await repos.preferences.insert({ ...pref, id: newId() });
+      }),
+      /second one/,
+    );
+  });
 });
