@@ -33,7 +33,8 @@ export type OpenDatabase = {
   /**
    * As `write`, for writes of one statement each, atomic on their own: on PostgreSQL they run
    * without BEGIN and COMMIT, two round trips fewer. A read after the statement sees what is
-   * committed then, not a snapshot shared with it.
+   * committed then, not a snapshot shared with it. (The repositories' form, which refuses a
+   * second statement instead, is UnitOfWork.oneStatement.)
    */
   writeAlone<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /**

@@ -550,7 +550,8 @@ export class SubscriptionService {
   private async move(...args: MoveArgs): Promise<RecurrentPayment> {
     const updated = await this.tryMove(...args);
     if (!updated) {
-      throw new AppError('CONFLICT', [`recurrent payment cannot be ${args[5]}: it changed meanwhile; retry`]);
+      const [, , , , , action] = args;
+      throw new AppError('CONFLICT', [`recurrent payment cannot be ${action}: it changed meanwhile; retry`]);
     }
     return updated;
   }
