@@ -23,6 +23,46 @@ const BY_ID = new PreparedQuery<{ id: string }, CheckoutPreferencesTable>((db, $
 
 const INSERT = new PreparedInsert('checkout_preferences');
 
+// What every card payment runs on its checkout: the charging lock, taken, given back or spent by the payment.
+const CLAIM_CHARGING = new PreparedQuery<{ id: string; orderId: string; until: bigint; now: bigint }>((db, $) =>
+  db
+    .updateTable('checkout_preferences')
+    .set({ charging_order_id: $('orderId'), charging_until: $('until') })
+    .where('id', '=', $('id'))
+    .where('status', '=', 'OPEN')
+    .where((eb) => eb.or([eb('charging_until', 'is', null), eb('charging_until', '<=', $('now'))])),
+);
+const RELEASE_CHARGING = new PreparedQuery<{ id: string; orderId: string }>((db, $) =>
+  db
+    .updateTable('checkout_preferences')
+    .set({ charging_order_id: null, charging_until: null })
+    .where('id', '=', $('id'))
+    .where('charging_order_id', '=', $('orderId')),
+);
+const MARK_PAID = new PreparedQuery<{ id: string; orderId: string; at: bigint }>((db, $) => {
+  // Every SET expression reads the row as it was, so both CASEs test the old lock holder.
+  const heldByOrder = sql<SqlBool>`charging_order_id = ${$('orderId')}`;
+  return db
+    .updateTable('checkout_preferences')
+    .set({
+      status: 'PAID',
+      payment_order_id: $('orderId'),
+      updated_at: $('at'),
+      charging_order_id: sql<string | null>`case when ${heldByOrder} then null else charging_order_id end`,
+      charging_until: sql<bigint | null>`case when ${heldByOrder} then null else charging_until end`,
+    })
+    .where('id', '=', $('id'))
+    .where('status', '=', 'OPEN');
+});
+const SET_LATEST_ORDER = new PreparedQuery<{ id: string; orderId: string; at: bigint }>((db, $) =>
+  db
+    .updateTable('checkout_preferences')
+    .set({ payment_order_id: $('orderId'), updated_at: $('at') })
+    .where('id', '=', $('id')),
+);
+
+const changed = (result: { numAffectedRows?: bigint }): boolean => Number(result.numAffectedRows ?? 0) > 0;
+
 function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
   return {
     id: row.id,
@@ -190,49 +230,19 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async claimCharging(id: string, orderId: string, until: number, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('checkout_preferences')
-      .set({ charging_order_id: orderId, charging_until: BigInt(until) })
-      .where('id', '=', id)
-      .where('status', '=', 'OPEN')
-      .where((eb) => eb.or([eb('charging_until', 'is', null), eb('charging_until', '<=', BigInt(now))]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return changed(await CLAIM_CHARGING.execute(this.db, { id, orderId, until: BigInt(until), now: BigInt(now) }));
   }
 
   async releaseCharging(id: string, orderId: string): Promise<void> {
-    await this.db
-      .updateTable('checkout_preferences')
-      .set({ charging_order_id: null, charging_until: null })
-      .where('id', '=', id)
-      .where('charging_order_id', '=', orderId)
-      .execute();
+    await RELEASE_CHARGING.execute(this.db, { id, orderId });
   }
 
   async markPaid(id: string, orderId: string, at: number): Promise<boolean> {
-    // Every SET expression reads the row as it was, so both CASEs test the old lock holder.
-    const heldByOrder = sql<SqlBool>`charging_order_id = ${orderId}`;
-    const result = await this.db
-      .updateTable('checkout_preferences')
-      .set({
-        status: 'PAID',
-        payment_order_id: orderId,
-        updated_at: BigInt(at),
-        charging_order_id: sql<string | null>`case when ${heldByOrder} then null else charging_order_id end`,
-        charging_until: sql<bigint | null>`case when ${heldByOrder} then null else charging_until end`,
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'OPEN')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return changed(await MARK_PAID.execute(this.db, { id, orderId, at: BigInt(at) }));
   }
 
   async setLatestOrder(id: string, orderId: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('checkout_preferences')
-      .set({ payment_order_id: orderId, updated_at: BigInt(at) })
-      .where('id', '=', id)
-      .execute();
+    await SET_LATEST_ORDER.execute(this.db, { id, orderId, at: BigInt(at) });
   }
 
   async anyDue(horizon: number): Promise<boolean> {

@@ -15,7 +15,7 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
 import { afterCursor, startBelow } from './page.ts';
-import { PreparedInsert, PreparedQuery } from './prepared.ts';
+import { PreparedInsert, PreparedQuery, PreparedShapes } from './prepared.ts';
 
 // What each payment and renewal runs (see prepared.ts).
 const INSERT = new PreparedInsert('payment_orders');
@@ -32,6 +32,47 @@ const RENEWAL = new PreparedQuery<
     .where('recurrent_payment_id', '=', $('recurrentPaymentId'))
     .where('period_index', '=', $('periodIndex'))
     .where('period_attempt', '=', $('attempt')),
+);
+
+const FOR_PREFERENCE = new PreparedQuery<{ preferenceId: string }, PaymentOrdersTable>((db, $) =>
+  db
+    .selectFrom('payment_orders')
+    .selectAll()
+    .where('checkout_preference_id', '=', $('preferenceId'))
+    .where('kind', '=', 'CHECKOUT')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc'),
+);
+const REJECTED_CARD_ORDERS = new PreparedQuery<{ preferenceId: string }, { n: bigint | string | number }>((db, $) =>
+  db
+    .selectFrom('payment_orders')
+    .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
+    .where('checkout_preference_id', '=', $('preferenceId'))
+    .where('payment_method_type', '=', 'CARD')
+    .where('status', '=', 'REJECTED'),
+);
+/** Arguments of the two updates below: the changed columns by name, and the row's id and statuses. */
+type UpdateArgs = Record<string, unknown> & { _id: string; _from: string; _at: bigint };
+// The SET list depends on which changes a move makes: one statement per set of changed columns.
+const TRANSITION = new PreparedShapes<UpdateArgs & { _to: string }, PaymentOrdersTable>((db, $, columns) =>
+  db
+    .updateTable('payment_orders')
+    .set((eb) => ({
+      ...Object.fromEntries(columns.map((c) => [c, $(c)])),
+      status: $('_to'),
+      updated_at: $('_at'),
+      sequence: eb('sequence', '+', 1n),
+    }))
+    .where('id', '=', $('_id'))
+    .where('status', '=', $('_from'))
+    .returningAll(),
+);
+const UPDATE = new PreparedShapes<UpdateArgs>((db, $, columns) =>
+  db
+    .updateTable('payment_orders')
+    .set({ ...Object.fromEntries(columns.map((c) => [c, $(c)])), updated_at: $('_at') })
+    .where('id', '=', $('_id'))
+    .where('status', '=', $('_from')),
 );
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
@@ -221,14 +262,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async listForPreference(preferenceId: string): Promise<PaymentOrder[]> {
-    const rows = await this.db
-      .selectFrom('payment_orders')
-      .selectAll()
-      .where('checkout_preference_id', '=', preferenceId)
-      .where('kind', '=', 'CHECKOUT')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    const { rows } = await FOR_PREFERENCE.execute(this.db, { preferenceId });
     return rows.map(toOrder);
   }
 
@@ -240,29 +274,21 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     at: number,
   ): Promise<PaymentOrder | undefined> {
     // RETURNING: the moved order comes back from the update itself, not from a second read.
-    const row = await this.db
-      .updateTable('payment_orders')
-      .set((eb) => ({
-        ...changesToRow(changes),
-        status: to,
-        updated_at: BigInt(at),
-        sequence: eb('sequence', '+', 1n),
-      }))
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .returningAll()
-      .executeTakeFirst();
+    const set = changesToRow(changes);
+    const row = await TRANSITION.first(this.db, Object.keys(set), {
+      ...set,
+      _id: id,
+      _from: from,
+      _to: to,
+      _at: BigInt(at),
+    });
     return row ? toOrder(row) : undefined;
   }
 
   async update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('payment_orders')
-      .set({ ...changesToRow(changes), updated_at: BigInt(at) })
-      .where('id', '=', id)
-      .where('status', '=', status)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const set = changesToRow(changes);
+    const result = await UPDATE.execute(this.db, Object.keys(set), { ...set, _id: id, _from: status, _at: BigInt(at) });
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   async listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]> {
@@ -309,13 +335,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   }
 
   async countRejectedCardOrders(preferenceId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('payment_orders')
-      .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
-      .where('checkout_preference_id', '=', preferenceId)
-      .where('payment_method_type', '=', 'CARD')
-      .where('status', '=', 'REJECTED')
-      .executeTakeFirst();
+    const row = await REJECTED_CARD_ORDERS.first(this.db, { preferenceId });
     return Number(row?.n ?? 0);
   }
 

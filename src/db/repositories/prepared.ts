@@ -108,31 +108,51 @@ export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
 }
 
 /**
+ * A query whose shape depends on which columns a call names (an UPDATE's SET list): one
+ * PreparedQuery per set of columns, each compiled on its first run (see PreparedQuery). The
+ * builder is given the columns and must use `$(column)` for each of them.
+ */
+export class PreparedShapes<Args extends Record<string, unknown>, Row = never> {
+  private readonly byShape = new Map<string, PreparedQuery<Args, Row>>();
+
+  constructor(
+    private readonly build: (db: Kysely<Database>, $: Param<Args>, columns: readonly string[]) => Compilable<Row>,
+  ) {}
+
+  execute(db: Kysely<Database>, columns: readonly string[], args: Args): Promise<QueryResult<Row>> {
+    const signature = columns.join(',');
+    let query = this.byShape.get(signature);
+    if (!query) {
+      const fixed = [...columns];
+      query = new PreparedQuery<Args, Row>((qb, $) => this.build(qb, $, fixed));
+      this.byShape.set(signature, query);
+    }
+    return query.execute(db, args);
+  }
+
+  async first(db: Kysely<Database>, columns: readonly string[], args: Args): Promise<Row | undefined> {
+    return (await this.execute(db, columns, args)).rows[0];
+  }
+}
+
+/**
  * A one-row INSERT into `table`, compiled once per set of columns given (see PreparedQuery):
  * each run names its columns by the keys of the row it is given, so a row built by one piece of
  * code always finds the statement its first run compiled, and no column can be left out of it.
  * `returning`, when given, adds what the statement answers (a RETURNING clause).
  */
 export class PreparedInsert<T extends keyof Database & string, Row = never> {
-  private readonly byColumns = new Map<string, PreparedQuery<Record<string, unknown>, Row>>();
+  private readonly shapes: PreparedShapes<Record<string, unknown>, Row>;
 
-  constructor(
-    private readonly table: T,
-    private readonly returning?: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<Row>,
-  ) {}
+  constructor(table: T, returning?: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<Row>) {
+    this.shapes = new PreparedShapes((qb, $, columns) => {
+      const insert = qb.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never);
+      return returning ? returning(insert) : (insert as Compilable<never>);
+    });
+  }
 
   execute(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<QueryResult<Row>> {
-    const columns = Object.keys(row);
-    const signature = columns.join(',');
-    let query = this.byColumns.get(signature);
-    if (!query) {
-      query = new PreparedQuery<Record<string, unknown>, Row>((qb, $) => {
-        const insert = qb.insertInto(this.table).values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never);
-        return this.returning ? this.returning(insert) : (insert as Compilable<never>);
-      });
-      this.byColumns.set(signature, query);
-    }
-    return query.execute(db, row as Record<string, unknown>);
+    return this.shapes.execute(db, Object.keys(row), row as Record<string, unknown>);
   }
 
   async first(db: Kysely<Database>, row: Insertable<Database[T]>): Promise<Row | undefined> {

@@ -8,6 +8,12 @@ import type {
   TestProcessorStore,
 } from '../../providers/card/test-card-processor.ts';
 import type { Database, TestCardChargesTable } from '../schema.ts';
+import { PreparedInsert } from './prepared.ts';
+
+// Every card payment records one (see prepared.ts); the first charge under a key is the one.
+const INSERT_CHARGE = new PreparedInsert('test_card_charges', (insert) =>
+  insert.onConflict((oc) => oc.column('idempotency_key').doNothing()).returningAll(),
+);
 
 /** The processor's answer as stored: JSON, with the amount as a decimal string and the date as ISO. */
 function encode(result: ProcessorResult): string {
@@ -94,21 +100,16 @@ export class KyselyTestProcessorStore implements TestProcessorStore {
   async putCharge(charge: StoredCharge): Promise<StoredCharge> {
     const kept = await this.write(
       async (db) =>
-        // The first charge under a key is the one: a later one is dropped and gets it back.
-        (await db
-          .insertInto('test_card_charges')
-          .values({
-            charge_id: charge.result.chargeId,
-            idempotency_key: charge.idempotencyKey,
-            fingerprint: charge.fingerprint,
-            result: encode(charge.result),
-            approve_at: charge.approveAtMs === null ? null : BigInt(charge.approveAtMs),
-            refunded: charge.refunded ? 1n : 0n,
-            created_at: BigInt(charge.result.createdAt.getTime()),
-          })
-          .onConflict((oc) => oc.column('idempotency_key').doNothing())
-          .returningAll()
-          .executeTakeFirst()) ??
+        // A later charge under the same key is dropped and gets the first one back.
+        (await INSERT_CHARGE.first(db, {
+          charge_id: charge.result.chargeId,
+          idempotency_key: charge.idempotencyKey,
+          fingerprint: charge.fingerprint,
+          result: encode(charge.result),
+          approve_at: charge.approveAtMs === null ? null : BigInt(charge.approveAtMs),
+          refunded: charge.refunded ? 1n : 0n,
+          created_at: BigInt(charge.result.createdAt.getTime()),
+        })) ??
         db
           .selectFrom('test_card_charges')
           .selectAll()

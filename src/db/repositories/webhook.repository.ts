@@ -31,6 +31,30 @@ const ENABLED_ENDPOINTS = new PreparedQuery<{ merchantId: string; mode: string }
   ),
 );
 const INSERT_DELIVERY = new PreparedInsert('webhook_deliveries');
+// What every delivery attempt records.
+const INSERT_ATTEMPT = new PreparedInsert('webhook_attempts');
+const FINISH_ATTEMPT = new PreparedQuery<{
+  id: string;
+  status: string;
+  attempts: bigint;
+  nextAttemptAt: bigint;
+  lastStatusCode: bigint | null;
+  lastError: string | null;
+  at: bigint;
+}>((db, $) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: $('status'),
+      attempts: $('attempts'),
+      next_attempt_at: $('nextAttemptAt'),
+      last_status_code: $('lastStatusCode'),
+      last_error: $('lastError'),
+      locked_until: null,
+      updated_at: $('at'),
+    })
+    .where('id', '=', $('id')),
+);
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
@@ -252,37 +276,30 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async recordAttempt(a: WebhookAttempt): Promise<void> {
-    await this.db
-      .insertInto('webhook_attempts')
-      .values({
-        id: a.id,
-        delivery_id: a.deliveryId,
-        event_id: a.eventId,
-        attempt: BigInt(a.attempt),
-        url: a.url,
-        started_at: BigInt(a.startedAt),
-        duration_ms: BigInt(a.durationMs),
-        status_code: a.statusCode === null ? null : BigInt(a.statusCode),
-        error: a.error,
-        response_excerpt: a.responseExcerpt,
-      })
-      .execute();
+    await INSERT_ATTEMPT.execute(this.db, {
+      id: a.id,
+      delivery_id: a.deliveryId,
+      event_id: a.eventId,
+      attempt: BigInt(a.attempt),
+      url: a.url,
+      started_at: BigInt(a.startedAt),
+      duration_ms: BigInt(a.durationMs),
+      status_code: a.statusCode === null ? null : BigInt(a.statusCode),
+      error: a.error,
+      response_excerpt: a.responseExcerpt,
+    });
   }
 
   async finishAttempt(id: string, c: DeliveryProgress, at: number): Promise<void> {
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: c.status,
-        attempts: BigInt(c.attempts),
-        next_attempt_at: BigInt(c.nextAttemptAt),
-        last_status_code: c.lastStatusCode === null ? null : BigInt(c.lastStatusCode),
-        last_error: c.lastError,
-        locked_until: null,
-        updated_at: BigInt(at),
-      })
-      .where('id', '=', id)
-      .execute();
+    await FINISH_ATTEMPT.execute(this.db, {
+      id,
+      status: c.status,
+      attempts: BigInt(c.attempts),
+      nextAttemptAt: BigInt(c.nextAttemptAt),
+      lastStatusCode: c.lastStatusCode === null ? null : BigInt(c.lastStatusCode),
+      lastError: c.lastError,
+      at: BigInt(at),
+    });
   }
 
   async cancelPendingForEndpoint(endpointId: string, at: number): Promise<void> {
