@@ -1,5 +1,6 @@
 import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
 import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
+import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Mode } from '../merchants/merchant.ts';
@@ -28,6 +29,11 @@ export type StartPaymentInput = {
   saveCard?: boolean;
   /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
   onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
+  /**
+   * The checkout as the caller has just read it (outside any transaction, as start would), so it
+   * is not read twice; the transaction that opens the order reads it again either way.
+   */
+  preference?: CheckoutPreference;
 };
 
 const CARD_FIELDS: Record<string, string> = {
@@ -55,7 +61,12 @@ export class PaymentStartService {
    * method, give the missing payer details and the method's own data. Returns the order.
    */
   async start(preferenceId: string, input: StartPaymentInput): Promise<PaymentOrder> {
-    const pref = isWellFormedId(preferenceId) ? await this.uow.read.preferences.getById(preferenceId) : undefined;
+    const pref =
+      input.preference?.id === preferenceId
+        ? input.preference
+        : isWellFormedId(preferenceId)
+          ? await this.uow.read.preferences.getById(preferenceId)
+          : undefined;
     if (!pref) {
       throw notFound('checkout preference');
     }

@@ -76,6 +76,7 @@ export class TestHelperService {
           : null,
       saveCard: pref.type === 'SUBSCRIPTION',
       onOpened,
+      preference: pref,
     });
     return this.finishPay(order, outcome);
   }

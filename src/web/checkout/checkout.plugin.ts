@@ -311,6 +311,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
           card: chosen?.type === 'CARD' ? submission.card : null,
           // A subscription cannot renew a card that was not kept; the form says so before the payer pays.
           saveCard: pref.type === 'SUBSCRIPTION',
+          preference: pref,
         });
       };
 
