@@ -17,10 +17,7 @@ const forgetful = new PreparedQuery<{ id: string; name: string }, { id: string }
 
 // An update whose SET list is the columns each call names.
 const updateMerchant = new PreparedShapes<Record<string, unknown> & { _id: string }>((db, $, columns) =>
-  db
-    .updateTable('merchants')
-    .set(Object.fromEntries(columns.map((c) => [c, $(c)])))
-    .where('id', '=', $('_id')),
+  db.updateTable('merchants').set(columns).where('id', '=', $('_id')),
 );
 
 describeBackends('Prepared queries', (build) => {

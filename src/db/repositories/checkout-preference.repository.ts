@@ -14,7 +14,7 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
 import { afterCursor, startBelow } from './page.ts';
-import { PreparedInsert, PreparedQuery } from './prepared.ts';
+import { changedRows, PreparedInsert, PreparedQuery } from './prepared.ts';
 
 // The two statements every integration runs most, compiled once (see prepared.ts).
 const BY_ID = new PreparedQuery<{ id: string }, CheckoutPreferencesTable>((db, $) =>
@@ -60,8 +60,6 @@ const SET_LATEST_ORDER = new PreparedQuery<{ id: string; orderId: string; at: bi
     .set({ payment_order_id: $('orderId'), updated_at: $('at') })
     .where('id', '=', $('id')),
 );
-
-const changed = (result: { numAffectedRows?: bigint }): boolean => Number(result.numAffectedRows ?? 0) > 0;
 
 function toPreference(row: CheckoutPreferencesTable): CheckoutPreference {
   return {
@@ -230,7 +228,7 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async claimCharging(id: string, orderId: string, until: number, now: number): Promise<boolean> {
-    return changed(await CLAIM_CHARGING.execute(this.db, { id, orderId, until: BigInt(until), now: BigInt(now) }));
+    return changedRows(await CLAIM_CHARGING.execute(this.db, { id, orderId, until: BigInt(until), now: BigInt(now) }));
   }
 
   async releaseCharging(id: string, orderId: string): Promise<void> {
@@ -238,7 +236,7 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
   }
 
   async markPaid(id: string, orderId: string, at: number): Promise<boolean> {
-    return changed(await MARK_PAID.execute(this.db, { id, orderId, at: BigInt(at) }));
+    return changedRows(await MARK_PAID.execute(this.db, { id, orderId, at: BigInt(at) }));
   }
 
   async setLatestOrder(id: string, orderId: string, at: number): Promise<void> {

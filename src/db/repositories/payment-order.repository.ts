@@ -15,7 +15,7 @@ import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
 import { afterCursor, startBelow } from './page.ts';
-import { PreparedInsert, PreparedQuery, PreparedShapes } from './prepared.ts';
+import { changedRows, PreparedInsert, PreparedQuery, PreparedShapes } from './prepared.ts';
 
 // What each payment and renewal runs (see prepared.ts).
 const INSERT = new PreparedInsert('payment_orders');
@@ -58,7 +58,7 @@ const TRANSITION = new PreparedShapes<UpdateArgs & { _to: string }, PaymentOrder
   db
     .updateTable('payment_orders')
     .set((eb) => ({
-      ...Object.fromEntries(columns.map((c) => [c, $(c)])),
+      ...columns,
       status: $('_to'),
       updated_at: $('_at'),
       sequence: eb('sequence', '+', 1n),
@@ -70,7 +70,7 @@ const TRANSITION = new PreparedShapes<UpdateArgs & { _to: string }, PaymentOrder
 const UPDATE = new PreparedShapes<UpdateArgs>((db, $, columns) =>
   db
     .updateTable('payment_orders')
-    .set({ ...Object.fromEntries(columns.map((c) => [c, $(c)])), updated_at: $('_at') })
+    .set({ ...columns, updated_at: $('_at') })
     .where('id', '=', $('_id'))
     .where('status', '=', $('_from')),
 );
@@ -288,7 +288,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
   async update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean> {
     const set = changesToRow(changes);
     const result = await UPDATE.execute(this.db, Object.keys(set), { ...set, _id: id, _from: status, _at: BigInt(at) });
-    return Number(result.numAffectedRows ?? 0) > 0;
+    return changedRows(result);
   }
 
   async listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]> {

@@ -107,16 +107,22 @@ export class PreparedQuery<Args extends Record<string, unknown>, Row = never> {
   }
 }
 
+/** Whether a write changed any row. */
+export function changedRows(result: QueryResult<unknown>): boolean {
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
 /**
- * A query whose shape depends on which columns a call names (an UPDATE's SET list): one
- * PreparedQuery per set of columns, each compiled on its first run (see PreparedQuery). The
- * builder is given the columns and must use `$(column)` for each of them.
+ * A query whose shape depends on which columns a call names (an INSERT's values, an UPDATE's SET
+ * list): one PreparedQuery per set of columns, each compiled on its first run (see PreparedQuery).
+ * The builder is given those columns with their placeholders (`{ column: $(column) }`), to put
+ * where the values go; each call's arguments carry the values under the same names.
  */
 export class PreparedShapes<Args extends Record<string, unknown>, Row = never> {
   private readonly byShape = new Map<string, PreparedQuery<Args, Row>>();
 
   constructor(
-    private readonly build: (db: Kysely<Database>, $: Param<Args>, columns: readonly string[]) => Compilable<Row>,
+    private readonly build: (db: Kysely<Database>, $: Param<Args>, columns: Record<string, unknown>) => Compilable<Row>,
   ) {}
 
   execute(db: Kysely<Database>, columns: readonly string[], args: Args): Promise<QueryResult<Row>> {
@@ -124,7 +130,9 @@ export class PreparedShapes<Args extends Record<string, unknown>, Row = never> {
     let query = this.byShape.get(signature);
     if (!query) {
       const fixed = [...columns];
-      query = new PreparedQuery<Args, Row>((qb, $) => this.build(qb, $, fixed));
+      query = new PreparedQuery<Args, Row>((qb, $) =>
+        this.build(qb, $, Object.fromEntries(fixed.map((c) => [c, $(c as keyof Args & string)]))),
+      );
       this.byShape.set(signature, query);
     }
     return query.execute(db, args);
@@ -145,8 +153,8 @@ export class PreparedInsert<T extends keyof Database & string, Row = never> {
   private readonly shapes: PreparedShapes<Record<string, unknown>, Row>;
 
   constructor(table: T, returning?: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<Row>) {
-    this.shapes = new PreparedShapes((qb, $, columns) => {
-      const insert = qb.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, $(c)])) as never);
+    this.shapes = new PreparedShapes((qb, _$, columns) => {
+      const insert = qb.insertInto(table).values(columns as never);
       return returning ? returning(insert) : (insert as Compilable<never>);
     });
   }

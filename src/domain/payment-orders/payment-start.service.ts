@@ -56,17 +56,16 @@ export class PaymentStartService {
     private readonly moves: PaymentOrderMoveService,
   ) {}
 
+  private async read(preferenceId: string): Promise<CheckoutPreference | undefined> {
+    return isWellFormedId(preferenceId) ? this.uow.read.preferences.getById(preferenceId) : undefined;
+  }
+
   /**
    * What a payer does on the hosted checkout (and what the pay test helper does): choose a
    * method, give the missing payer details and the method's own data. Returns the order.
    */
   async start(preferenceId: string, input: StartPaymentInput): Promise<PaymentOrder> {
-    const pref =
-      input.preference?.id === preferenceId
-        ? input.preference
-        : isWellFormedId(preferenceId)
-          ? await this.uow.read.preferences.getById(preferenceId)
-          : undefined;
+    const pref = input.preference?.id === preferenceId ? input.preference : await this.read(preferenceId);
     if (!pref) {
       throw notFound('checkout preference');
     }
