@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase, WAL_CHECKPOINT_PAGES } from '../../src/db/database.ts';
 
 // SQLite group commit (src/db/group-commit.ts): units of work that arrive together share one
 // COMMIT, each in its own SAVEPOINT. What callers must be able to rely on is tested here.
@@ -85,4 +85,62 @@ test('a unique violation in one unit fails that unit only, with the database err
   assert.match(String((b as PromiseRejectedResult).reason), /UNIQUE/);
   assert.equal(c?.status, 'fulfilled');
   assert.ok(await database.uow.read.merchants.get('f'.repeat(22)));
+});
+
+test('a unit that changed many pages and then failed rolls back alone, over pages its neighbours changed first', async (t) => {
+  const { database, url } = await withSqlite(t);
+  // Long names, so each unit changes far more than SQLite's 64 KiB of savepoint journal kept
+  // in memory by default (the writer keeps all of it in memory: see writerSettings).
+  const named = (prefix: string, i: number) => ({
+    ...merchant(`${prefix}${String(i).padStart(21, '0')}`),
+    name: `${prefix} ${i} ${'x'.repeat(2_000)}`,
+  });
+  const unit = (prefix: string, count: number, fail: boolean) =>
+    database.uow.transaction(async (repos) => {
+      for (let i = 0; i < count; i++) {
+        await repos.merchants.insert(named(prefix, i));
+      }
+      if (fail) {
+        throw new Error(`unit ${prefix} changed its mind`);
+      }
+      return count;
+    });
+  const [before, failed, after] = await Promise.allSettled([
+    unit('a', 300, false),
+    unit('b', 600, true),
+    unit('c', 300, false),
+  ]);
+  assert.deepEqual(before, { status: 'fulfilled', value: 300 });
+  assert.equal(failed?.status, 'rejected');
+  assert.deepEqual(after, { status: 'fulfilled', value: 300 });
+  const other = await openDatabase({ url });
+  try {
+    assert.equal((await other.uow.read.merchants.get(named('a', 299).id))?.name, named('a', 299).name);
+    assert.equal(await other.uow.read.merchants.get(named('b', 0).id), undefined);
+    assert.equal((await other.uow.read.merchants.get(named('c', 0).id))?.name, named('c', 0).name);
+  } finally {
+    await other.close();
+  }
+});
+
+test('the WAL is copied back into the database file as it grows, so it stays within about 4,000 pages', async (t) => {
+  const { database, url } = await withSqlite(t);
+  const path = url.slice('sqlite:'.length);
+  // About 40 MB in commits of about 400 KB: ten times what one checkpoint holds.
+  for (let batch = 0; batch < 100; batch++) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        database.uow.transaction((repos) =>
+          repos.merchants.insert({
+            ...merchant(`w${String(batch * 20 + i).padStart(21, '0')}`),
+            name: 'y'.repeat(20_000),
+          }),
+        ),
+      ),
+    );
+  }
+  const pageBytes = 4096 + 24;
+  const walPages = statSync(`${path}-wal`).size / pageBytes;
+  assert.ok(walPages <= WAL_CHECKPOINT_PAGES + 200, `the WAL holds ${Math.round(walPages)} pages`);
+  assert.ok(statSync(path).size > 30_000_000, `the database file holds ${statSync(path).size} bytes`);
 });
