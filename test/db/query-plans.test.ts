@@ -137,6 +137,36 @@ describeBackends(
       assertNoFullScan(plan);
     });
 
+    test("a payment finds its checkout's open orders in one range of the checkout index, with nothing to sort", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const plan = await planOf(p, () => p.orders.listOpenForPreference('pref_none'));
+      assertUses(plan, 'payment_orders_preference');
+      assert.ok(!plan.includes('payment_orders_open'), `the index on status would walk every open order:\n${plan}`);
+      // Every payment runs it in its transaction: a sorter set up for its usual zero rows cost more than the lookup.
+      assert.ok(!/TEMP B-TREE|Sort/.test(plan), `sorted:\n${plan}`);
+      assertNoFullScan(plan);
+    });
+
+    test("the reads every payment makes bind only the checkout's id, so SQLite compiles them once", async (t) => {
+      // A bound kind or method, compared by SQLite's planner with a partial index's constant
+      // (kind = 'CHECKOUT', payment_method_type = 'CRYPTO_ONCHAIN'), makes the statement be
+      // compiled again on every run; the fixed values are literals in the SQL instead.
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const reads: [string, () => Promise<unknown>][] = [
+        ['pref_none', () => p.orders.listOpenForPreference('pref_none')],
+        ['pref_none', () => p.orders.countRejectedCardOrders('pref_none')],
+        ['sub_none', () => p.orders.openRenewals('sub_none')],
+      ];
+      for (const [id, read] of reads) {
+        p.captured.length = 0;
+        await read();
+        assert.equal(p.captured.length, 1);
+        assert.deepEqual(p.captured[0]?.parameters, [id], p.captured[0]?.sql);
+      }
+    });
+
     test("a subscription's open renewals are read through its own orders, not every open order", async (t) => {
       const ctx = await build(t);
       const p = await planner(t, ctx);

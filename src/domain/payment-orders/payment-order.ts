@@ -119,7 +119,8 @@ export interface PaymentOrderRepository {
   /** By id alone: checkout pages and provider notifications carry no merchant credentials. */
   getById(id: string): Promise<PaymentOrder | undefined>;
   list(merchantId: string, mode: Mode, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>>;
-  listForPreference(preferenceId: string): Promise<PaymentOrder[]>;
+  /** The checkout's orders still OPENED (its own, not renewals), oldest first. */
+  listOpenForPreference(preferenceId: string): Promise<PaymentOrder[]>;
   /**
    * Compare-and-set: moves the order from `from` to `to` (sequence + 1) only if it is still in `from`.
    * Returns the updated order, or undefined when someone moved it first.

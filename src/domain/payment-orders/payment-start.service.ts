@@ -163,17 +163,15 @@ export class PaymentStartService {
           throw new AppError('CONFLICT', ['a payment for this checkout is already being processed']);
         }
       }
-      for (const other of await repos.orders.listForPreference(pref.id)) {
-        if (other.status === 'OPENED') {
-          await this.core.moveOrThrow(
-            repos,
-            other,
-            'EXPIRED',
-            { expiredAt: now, failureCode: 'superseded' },
-            now,
-            'superseded',
-          );
-        }
+      for (const other of await repos.orders.listOpenForPreference(pref.id)) {
+        await this.core.moveOrThrow(
+          repos,
+          other,
+          'EXPIRED',
+          { expiredAt: now, failureCode: 'superseded' },
+          now,
+          'superseded',
+        );
       }
       // A SUBSCRIPTION checkout charges the sign-up fee plus the first period (only the fee during a trial).
       let recurrentPaymentId: string | null = null;

@@ -75,6 +75,31 @@ describeBackends('payment orders', (build) => {
     assert.ok(payload.includes(order.id), payload);
   });
 
+  test('paying a checkout again expires the open order it replaces, as superseded, and keeps the new one open', async (t) => {
+    const { app, merchant } = await build(t);
+    const pref = await createPreference(app, merchant, {
+      currency: 'BRL',
+      amount: 12.34,
+      payment_method_types: ['PIX'],
+    });
+    const first = (await pay(app, merchant, pref.id, { outcome: 'PENDING' })).json();
+    const second = (await pay(app, merchant, pref.id, { outcome: 'PENDING' })).json();
+    assert.equal(first.status, 'OPENED');
+    assert.equal(second.status, 'OPENED');
+    const replaced = await getOrder(app, merchant, first.id);
+    assert.equal(replaced.status, 'EXPIRED');
+    assert.equal(replaced.failure_code, 'superseded');
+    assert.equal((await getOrder(app, merchant, second.id)).status, 'OPENED');
+    const third = (await pay(app, merchant, pref.id, { outcome: 'PENDING' })).json();
+    assert.equal((await getOrder(app, merchant, second.id)).status, 'EXPIRED');
+    assert.equal(
+      (await getOrder(app, merchant, first.id)).updated_at,
+      replaced.updated_at,
+      'an expired order is left as it is',
+    );
+    assert.equal((await getOrder(app, merchant, third.id)).status, 'OPENED');
+  });
+
   test('each crypto order gets a fresh address derived from the extended public key', async (t) => {
     const { app, merchant } = await build(t);
     const addresses = new Set<string>();
