@@ -151,7 +151,8 @@ export const WAL_CHECKPOINT_PAGES = 4000;
  * - Group commit runs each unit in a SAVEPOINT, and SQLite keeps the pages a savepoint may roll
  *   back in a sub-journal that spills to a temporary file past 64 KiB: with every unit's pages
  *   copied there, that file took two-thirds of a card payment's write system calls. Held in
- *   memory (`temp_store`), it is never written; it only matters until its transaction ends.
+ *   memory (`temp_store`), it is never written; it only matters until its transaction ends, and
+ *   a unit changes a few dozen pages (migrations, which may change a whole table, keep the file).
  * - The commit that takes the WAL past `wal_autocheckpoint` pages copies them into the database
  *   file and syncs it, on the event loop. At 1,000 pages that was every few commits under a
  *   payment load, each copying again the pages every commit changes (the tails of the tables
@@ -205,10 +206,17 @@ async function openSqlite(options: OpenOptions): Promise<OpenDatabase> {
     write,
     writeAlone: write,
     async migrate() {
-      // Migrations run on the writer, outside group commit, before any request is served.
-      const result = await new Migrator({ db: writerDb, provider: migrationProvider }).migrateToLatest();
-      if (result.error) {
-        throw result.error;
+      // Migrations run on the writer, outside group commit, before any request is served. One
+      // may rewrite a whole table in one statement, whose statement journal could then hold
+      // every page of it: for them it spills to a temporary file, as SQLite does by default.
+      writerRaw.pragma('temp_store = DEFAULT');
+      try {
+        const result = await new Migrator({ db: writerDb, provider: migrationProvider }).migrateToLatest();
+        if (result.error) {
+          throw result.error;
+        }
+      } finally {
+        writerRaw.pragma('temp_store = MEMORY');
       }
     },
     async ping() {
