@@ -18,7 +18,9 @@ type ProfileNode = {
 type CpuProfile = { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] };
 
 export type Frame = { name: string; where: string; selfShare: number };
-export type Profile = { target: string; frames: Frame[]; samples: number };
+/** One SQL statement's runs in a profiled server (bench/statement-timer.cjs). */
+export type StatementTime = { sql: string; calls: number; share: number; usPerCall: number };
+export type Profile = { target: string; frames: Frame[]; samples: number; statements?: StatementTime[] };
 
 /** Reads the one .cpuprofile in `dir`. */
 export function readProfile(dir: string): CpuProfile {
@@ -54,6 +56,32 @@ export function topFrames(profile: CpuProfile, top: number): { frames: Frame[]; 
   return { frames, samples: busy };
 }
 
+/** The `top` statements by total time, from the JSON bench/statement-timer.cjs wrote (none if it wrote nothing). */
+export function readStatements(file: string, top: number): StatementTime[] {
+  let rows: { sql: string; calls: number; ns: number }[];
+  try {
+    rows = JSON.parse(readFileSync(file, 'utf8')) as typeof rows;
+  } catch {
+    return [];
+  }
+  const total = rows.reduce((sum, r) => sum + r.ns, 0);
+  return rows
+    .sort((a, b) => b.ns - a.ns)
+    .slice(0, top)
+    .map((r) => ({
+      sql: r.sql.replace(/\s+/g, ' ').trim(),
+      calls: r.calls,
+      share: total === 0 ? 0 : r.ns / total,
+      usPerCall: r.ns / r.calls / 1000,
+    }));
+}
+
+/** A statement for a Markdown table cell: its start, pipes escaped. */
+function sqlCell(sql: string): string {
+  const short = sql.length > 110 ? `${sql.slice(0, 110)}…` : sql;
+  return `\`${short.replace(/\|/g, '\\|')}\``;
+}
+
 export function renderProfilesSection(profiles: Profile[], note: string): string {
   const lines = [
     PROFILES_START,
@@ -72,6 +100,20 @@ export function renderProfilesSection(profiles: Profile[], note: string): string
     );
     for (const f of p.frames) {
       lines.push(`| ${(f.selfShare * 100).toFixed(1)} % | \`${f.name}\` | ${f.where || '—'} |`);
+    }
+    if (p.statements && p.statements.length > 0) {
+      lines.push(
+        '',
+        'SQLite statements by their own time (wall time inside better-sqlite3, the start-up and the creates before the load included):',
+        '',
+        '| share | runs | µs per run | statement |',
+        '|---:|---:|---:|---|',
+      );
+      for (const st of p.statements) {
+        lines.push(
+          `| ${(st.share * 100).toFixed(1)} % | ${st.calls.toLocaleString('en-US')} | ${st.usPerCall.toFixed(1)} | ${sqlCell(st.sql)} |`,
+        );
+      }
     }
   }
   lines.push(PROFILES_END);

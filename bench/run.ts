@@ -30,7 +30,14 @@ import { benchDashboard, renderDashboardTable } from './dashboard.ts';
 import type { LoadReport } from './load.ts';
 import { benchLoad, LOAD_END, LOAD_START, loadBroken, renderLoadSection } from './load.ts';
 import type { Profile } from './profile.ts';
-import { PROFILES_END, PROFILES_START, readProfile, renderProfilesSection, topFrames } from './profile.ts';
+import {
+  PROFILES_END,
+  PROFILES_START,
+  readProfile,
+  readStatements,
+  renderProfilesSection,
+  topFrames,
+} from './profile.ts';
 import type { RenewalsRow } from './renewals.ts';
 import { benchRenewals, RENEWALS_END, RENEWALS_START, renderRenewalsSection } from './renewals.ts';
 import { benchWebhookDrain } from './webhook-drain.ts';
@@ -868,9 +875,18 @@ async function profileOnly(): Promise<void> {
     ];
     for (const [i, target] of targets.entries()) {
       const profileDir = join(dir, `profile-${i}`);
+      const statementsFile = join(dir, `statements-${i}.json`);
       const server = await startServer(
-        ['--cpu-prof', '--cpu-prof-dir', profileDir, ...cobroArgs('serve')],
+        [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          profileDir,
+          '--require',
+          join(ROOT, 'bench', 'statement-timer.cjs'),
+          ...cobroArgs('serve'),
+        ],
         {
+          COBRO_BENCH_STATEMENTS: statementsFile,
           DATABASE_URL: `sqlite:${join(dir, `profile-${i}.db`)}`,
           BOOTSTRAP_API_KEY: API_KEY,
           BOOTSTRAP_API_SECRET: API_SECRET,
@@ -886,7 +902,11 @@ async function profileOnly(): Promise<void> {
       } finally {
         await stopServer(server);
       }
-      profiles.push({ target: `sqlite ${target.name}`, ...topFrames(readProfile(profileDir), 12) });
+      profiles.push({
+        target: `sqlite ${target.name}`,
+        ...topFrames(readProfile(profileDir), 12),
+        statements: readStatements(statementsFile, 8),
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
