@@ -273,7 +273,8 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
 
   async listOpenForPreference(preferenceId: string): Promise<PaymentOrder[]> {
     const { rows } = await OPEN_FOR_PREFERENCE.execute(this.db, { preferenceId });
-    return rows.map(toOrder).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Ids are unique: two orders never compare equal.
+    return rows.map(toOrder).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
   async transition(

@@ -29,11 +29,6 @@ export type StartPaymentInput = {
   saveCard?: boolean;
   /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
   onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
-  /**
-   * The checkout as the caller has just read it (outside any transaction, as start would), so it
-   * is not read twice; the transaction that opens the order reads it again either way.
-   */
-  preference?: CheckoutPreference;
 };
 
 const CARD_FIELDS: Record<string, string> = {
@@ -63,9 +58,12 @@ export class PaymentStartService {
   /**
    * What a payer does on the hosted checkout (and what the pay test helper does): choose a
    * method, give the missing payer details and the method's own data. Returns the order.
+   * `checkout` is its id, or the checkout as the caller has just read it (outside any
+   * transaction, as start would), so it is not read twice; the transaction that opens the order
+   * reads it again either way.
    */
-  async start(preferenceId: string, input: StartPaymentInput): Promise<PaymentOrder> {
-    const pref = input.preference?.id === preferenceId ? input.preference : await this.read(preferenceId);
+  async start(checkout: string | CheckoutPreference, input: StartPaymentInput): Promise<PaymentOrder> {
+    const pref = typeof checkout === 'string' ? await this.read(checkout) : checkout;
     if (!pref) {
       throw notFound('checkout preference');
     }

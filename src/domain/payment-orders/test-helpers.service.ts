@@ -62,7 +62,7 @@ export class TestHelperService {
     }
     const outcome = input.outcome ?? 'APPROVED';
     const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
-    const order = await this.payments.start(pref.id, {
+    const order = await this.payments.start(pref, {
       paymentMethodId: methodId,
       payer: { ...TEST_PAYER, ...stripEmpty(input.payer) },
       card:
@@ -76,7 +76,6 @@ export class TestHelperService {
           : null,
       saveCard: pref.type === 'SUBSCRIPTION',
       onOpened,
-      preference: pref,
     });
     return this.finishPay(order, outcome);
   }

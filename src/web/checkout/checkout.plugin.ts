@@ -299,7 +299,7 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
         const chosenId = pref.selectedPaymentMethodId ?? (values.payment_method_id || null);
         const methods = await deps.orders.eligibleFor(pref);
         const chosen = methods.find((method) => method.id === chosenId);
-        return deps.paymentStart.start(pref.id, {
+        return deps.paymentStart.start(pref, {
           paymentMethodId: chosenId,
           payer: {
             email: asked.email ? values.email : null,
@@ -311,7 +311,6 @@ export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) =>
           card: chosen?.type === 'CARD' ? submission.card : null,
           // A subscription cannot renew a card that was not kept; the form says so before the payer pays.
           saveCard: pref.type === 'SUBSCRIPTION',
-          preference: pref,
         });
       };
 
