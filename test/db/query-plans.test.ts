@@ -167,6 +167,23 @@ describeBackends(
       }
     });
 
+    test("the jobs' polls of open orders bind no status or method, so SQLite compiles them once, and read an index", async (t) => {
+      const ctx = await build(t);
+      const p = await planner(t, ctx);
+      const now = Date.UTC(2026, 10, 1);
+      const polls: [unknown[], () => Promise<unknown>][] = [
+        [[200], () => p.orders.listOpenedCardOrders(200)],
+        [[BigInt(now), 100], () => p.orders.listDueForExpiry(now, 100)],
+      ];
+      for (const [parameters, poll] of polls) {
+        p.captured.length = 0;
+        await poll();
+        assert.equal(p.captured.length, 1);
+        assert.deepEqual(p.captured[0]?.parameters, parameters, p.captured[0]?.sql);
+        assertNoFullScan(await planOf(p, poll));
+      }
+    });
+
     test("a subscription's open renewals are read through its own orders, not every open order", async (t) => {
       const ctx = await build(t);
       const p = await planner(t, ctx);

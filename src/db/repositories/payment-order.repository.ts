@@ -306,7 +306,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     const rows = await this.db
       .selectFrom('payment_orders')
       .selectAll()
-      .where('status', '=', 'OPENED')
+      .where('status', '=', sql.lit('OPENED'))
       .where('expires_at', '<=', BigInt(now))
       .orderBy('expires_at')
       .limit(limit)
@@ -314,12 +314,13 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     return rows.map(toOrder);
   }
 
-  async listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]> {
+  async listOpenedCardOrders(limit: number): Promise<PaymentOrder[]> {
+    // Literals, not parameters: a bound method or status would be compiled again on every run (above).
     const rows = await this.db
       .selectFrom('payment_orders')
       .selectAll()
-      .where('status', '=', 'OPENED')
-      .where('payment_method_type', '=', type)
+      .where('status', '=', sql.lit('OPENED'))
+      .where('payment_method_type', '=', sql.lit('CARD'))
       .orderBy('created_at')
       .limit(limit)
       .execute();

@@ -57,7 +57,7 @@ export class PaymentOrderSweepService {
    * or never charged (REJECTED, the checkout free to pay again) — and never charged twice.
    */
   async syncPendingCards(): Promise<void> {
-    for (const order of await this.uow.read.orders.listOpenedByType('CARD', 200)) {
+    for (const order of await this.uow.read.orders.listOpenedCardOrders(200)) {
       let result: CardChargeResult | null;
       if (order.providerRef) {
         result = await this.providers.card.sync(order.providerRef);

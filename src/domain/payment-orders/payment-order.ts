@@ -136,8 +136,8 @@ export interface PaymentOrderRepository {
   update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean>;
   /** OPENED orders whose time has passed (expiry job). */
   listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]>;
-  /** OPENED orders of one method type (chain watcher, provider sync). */
-  listOpenedByType(type: PaymentMethodType, limit: number): Promise<PaymentOrder[]>;
+  /** OPENED card orders, oldest first (the sweep that settles charges the processor left pending or a crash cut). */
+  listOpenedCardOrders(limit: number): Promise<PaymentOrder[]>;
   /** Crypto orders of `mode` whose address is watched: up to `limit` OPENED (oldest first), and up to `limit` EXPIRED at or after `expiredSince` (late payments; newest first). */
   listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]>;
   countRejectedCardOrders(preferenceId: string): Promise<number>;
