@@ -1019,6 +1019,8 @@ async function main(): Promise<void> {
     '',
     '## This run',
     '',
+    'Where each row stands against its target over three runs, where its time goes, and what the targets not met would take: [docs/performance.md](../docs/performance.md).',
+    '',
     table,
     '',
     "Ratio = req/s divided by the bare `node:http` server's req/s in this run (the better of its two runs). Errors = connection errors + timeouts. " +
