@@ -133,7 +133,7 @@ export async function benchRenewals(
     let closed = 0;
     // Each run bills what is due (in pages); the job runs again until everything is charged.
     while (closed < subscriptions && runs < 100) {
-      await ctx.cobro.services.subscriptions.runBilling();
+      await ctx.cobro.billing.runBilling();
       runs++;
       closed = await closedRenewals();
     }

@@ -45,7 +45,10 @@ import type { CardValidator } from './domain/subscriptions/payer-portal.service.
 import { PayerPortalService } from './domain/subscriptions/payer-portal.service.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
 import { queueRenewalMail } from './domain/subscriptions/renewal-mail.ts';
+import { SubscriptionCore } from './domain/subscriptions/subscription.core.ts';
 import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
+import { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
+import { SubscriptionLifecycleService } from './domain/subscriptions/subscription-lifecycle.service.ts';
 import { WebhookService } from './domain/webhooks/webhook.service.ts';
 import { buildApp } from './http/app.ts';
 import type { RouteDeps } from './http/routes/deps.ts';
@@ -83,6 +86,8 @@ export type Cobro = {
   chainObserver: ChainObserver;
   /** Expires due orders and settles card charges left pending (the payments job; tests call it). */
   orderSweeps: PaymentOrderSweepService;
+  /** Charges or opens the renewals that fell due (the payments job runs it; tests and the renewals benchmark call it). */
+  billing: SubscriptionBillingService;
   /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
   runJobs(): Promise<void>;
   logger: Logger;
@@ -382,18 +387,21 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orderMoves,
   );
   const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  const subscriptions = new SubscriptionService(uow, clocks, (repos, event) => webhooks.publish(repos, event), {
+  const subscriptionCore = new SubscriptionCore(clocks, (repos, event) => webhooks.publish(repos, event), {
     retryDays: config.subscriptions.retryDays,
     cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
     renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
     maxCardDeclines: MAX_CARD_DECLINES,
     billingConcurrency: database.sideBySide,
   });
+  const subscriptions = new SubscriptionService(uow, subscriptionCore);
+  const lifecycle = new SubscriptionLifecycleService(subscriptionCore);
+  const billing = new SubscriptionBillingService(uow, subscriptionCore);
   orderCore.useSubscriptions({
-    forCheckout: (repos, pref, method, payer, now) => subscriptions.forCheckout(repos, pref, method, payer, now),
-    firstCharge: (rec) => subscriptions.firstCharge(rec),
-    onOrderClosed: (repos, order, token, now, asRead) => subscriptions.onOrderClosed(repos, order, token, now, asRead),
-    onOrderFailed: (repos, order, now) => subscriptions.onOrderFailed(repos, order, now),
+    forCheckout: (repos, pref, method, payer, now) => lifecycle.forCheckout(repos, pref, method, payer, now),
+    firstCharge: (rec) => lifecycle.firstCharge(rec),
+    onOrderClosed: (repos, order, token, now, asRead) => lifecycle.onOrderClosed(repos, order, token, now, asRead),
+    onOrderFailed: (repos, order, now) => lifecycle.onOrderFailed(repos, order, now),
     mailRenewal: (repos, rec, order) =>
       queueRenewalMail(repos, rec, order, {
         publicUrl: config.publicUrl,
@@ -402,7 +410,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
         now: clocks.clockFor(rec).now().getTime(),
       }),
   });
-  subscriptions.useCharger({
+  subscriptionCore.useCharger({
     openRenewal: (rec, periodIndex, attempt, dueAt) => renewals.openRenewal(rec, periodIndex, attempt, dueAt),
     chargeRenewal: (order, token, rec) => renewals.chargeRenewal(order, token, rec),
     getRenewal: (recId, periodIndex, attempt) => renewals.getRenewal(recId, periodIndex, attempt),
@@ -431,7 +439,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       await chainObserver.observe('live');
     }
     await orderSweeps.expireDue();
-    await subscriptions.runBilling();
+    await billing.runBilling();
     await sendQueuedEmails(uow, mailTransport, clock, logger);
   };
   const runJobs = () => paymentSteps(true);
@@ -516,6 +524,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     delivery,
     chainObserver,
     orderSweeps,
+    billing,
     runJobs,
     logger,
     async close() {

@@ -166,7 +166,7 @@ describeBackends('card charges cut by a crash', (build) => {
     // A new process on the same database: the processor's record of the card is still there.
     const restarted = await build(t, { clock: first.clock, databaseUrl: first.config.databaseUrl });
     restarted.clock.advance(86_400_000 + 3_600_000);
-    await restarted.cobro.services.subscriptions.runBilling();
+    await restarted.cobro.billing.runBilling();
     const renewals = await restarted.cobro.database.db
       .selectFrom('payment_orders')
       .select(['status', 'failure_code'])

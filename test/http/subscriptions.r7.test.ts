@@ -199,11 +199,11 @@ describeBackends('subscription renewal exactly once (R7)', (build, backend) => {
       clock.set(new Date(hi + (round - 1) * DAY_MS + 60_000));
       const roundStarted = Date.now();
       const db = survivor.cobro.database.db;
-      const doomedRun = doomed.cobro.services.subscriptions.runBilling().then(
+      const doomedRun = doomed.cobro.billing.runBilling().then(
         () => 'finished',
         (error: unknown) => `stopped: ${(error as Error).message.slice(0, 80)}`,
       );
-      const survivorRun = survivor.cobro.services.subscriptions.runBilling().then(
+      const survivorRun = survivor.cobro.billing.runBilling().then(
         () => 'finished',
         (error: unknown) => `stopped: ${(error as Error).message.slice(0, 80)}`,
       );
@@ -227,10 +227,7 @@ describeBackends('subscription renewal exactly once (R7)', (build, backend) => {
 
       // The restarted instance and the survivor run again, concurrently: nothing is left behind.
       const restarted = await instance();
-      await Promise.all([
-        survivor.cobro.services.subscriptions.runBilling(),
-        restarted.cobro.services.subscriptions.runBilling(),
-      ]);
+      await Promise.all([survivor.cobro.billing.runBilling(), restarted.cobro.billing.runBilling()]);
       const f = await figures(db, merchant.id, round + 1);
       const approved = (await survivor.cobro.providers.testProcessor.listCharges()).filter(
         (c) => c.status === 'approved',

@@ -14,7 +14,7 @@ import type { PaymentOrderCore } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
-/** A subscription's renewal orders: the billing engine calls these (SubscriptionService's RenewalCharger). */
+/** A subscription's renewal orders: the billing engine calls these (SubscriptionCore's RenewalCharger). */
 export class PaymentRenewalService {
   constructor(
     private readonly uow: UnitOfWork,
