@@ -50,6 +50,9 @@ import { SubscriptionService } from './domain/subscriptions/subscription.service
 import { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
 import { SubscriptionLifecycleService } from './domain/subscriptions/subscription-lifecycle.service.ts';
 import { WebhookService } from './domain/webhooks/webhook.service.ts';
+import { WebhookEndpointService } from './domain/webhooks/webhook-endpoint.service.ts';
+import { WebhookEventService } from './domain/webhooks/webhook-event.service.ts';
+import { WebhookSecretService } from './domain/webhooks/webhook-secret.service.ts';
 import { buildApp } from './http/app.ts';
 import type { RouteDeps } from './http/routes/deps.ts';
 import { sendQueuedEmails } from './jobs/email-sender.ts';
@@ -330,7 +333,14 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const secretsKey = loadSecretsKey(config);
   const secretBox = new SecretBox(secretsKey);
   const signer = new LinkSigner(createHash('sha256').update('cobro payer links').update(secretsKey).digest());
-  const webhooks = new WebhookService(uow, clock, secretBox, urlPolicy, config.webhooks.secretOverlapSeconds * 1000);
+  const webhooks = new WebhookService(clock);
+  // One of each per process: the secrets service caches what it opened, and clears it on its own rotations.
+  const webhookSecrets = new WebhookSecretService(uow, clock, secretBox, config.webhooks.secretOverlapSeconds * 1000);
+  const webhookServices = {
+    endpoints: new WebhookEndpointService(uow, clock, webhookSecrets, urlPolicy),
+    events: new WebhookEventService(uow, clock),
+    secrets: webhookSecrets,
+  };
 
   // One card check for the checkout and the payer page: the same rules wherever a card is typed.
   const checkCard: CardValidator = (card, now) => {
@@ -455,7 +465,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     testHelpers: new TestHelperService(uow, orders, paymentStart, orderMoves, clocks, () => runJobs()),
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
-    webhooks,
+    webhooks: webhookServices,
     subscriptions,
     signer,
     // A separate key per purpose, each derived from the one secret, so no token can stand for another.
@@ -497,7 +507,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     ...overrides.webhookNetwork,
   });
   const sweeper = new IdempotencySweeper(services.idempotency, clock, logger);
-  const delivery = new WebhookDeliveryJob(uow, webhooks, sendWebhook, clock, logger, {
+  const delivery = new WebhookDeliveryJob(uow, webhookSecrets, sendWebhook, clock, logger, {
     retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
     timeoutMs: config.webhooks.timeoutMs,
     maxResponseBytes: 64 * 1024,

@@ -4,8 +4,8 @@ import type { Clock } from '../domain/shared/clock.ts';
 import { newId } from '../domain/shared/ids.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
 import { nextDelayMs, signatureHeader } from '../domain/webhooks/signing.ts';
-import type { WebhookService } from '../domain/webhooks/webhook.service.ts';
 import type { WebhookDelivery } from '../domain/webhooks/webhook.ts';
+import type { WebhookSecretService } from '../domain/webhooks/webhook-secret.service.ts';
 import type { SendResult } from '../providers/webhooks/http-sender.ts';
 import { BatchedWrites } from './batched-writes.ts';
 
@@ -49,7 +49,7 @@ export class WebhookDeliveryJob {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly webhooks: WebhookService,
+    private readonly secrets: WebhookSecretService,
     private readonly send: Send,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -204,7 +204,7 @@ export class WebhookDeliveryJob {
     if (!event) {
       return;
     }
-    const secrets = await this.webhooks.signingSecrets(d.secretOwner);
+    const secrets = await this.secrets.signingSecrets(d.secretOwner);
     const startedAt = this.clock.now().getTime();
     const timestamp = Math.floor(startedAt / 1000);
     const headers: Record<string, string> = {

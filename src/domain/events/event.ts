@@ -4,7 +4,7 @@ import { toWireTime } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 
-/** `WEBHOOK_ENDPOINT` only for test events (WebhookService.sendTestEvent). */
+/** `WEBHOOK_ENDPOINT` only for test events (WebhookEndpointService.sendTestEvent). */
 export type EntityType = 'PAYMENT_ORDER' | 'RECURRENT_PAYMENT' | 'WEBHOOK_ENDPOINT';
 
 /** A state change as written to the outbox, in the same transaction as the change itself. */

@@ -19,7 +19,9 @@ import type { LinkSigner } from '../../domain/shared/link-signer.ts';
 import type { PayerPortalService } from '../../domain/subscriptions/payer-portal.service.ts';
 import type { PaymentLinkService } from '../../domain/subscriptions/payment-link.service.ts';
 import type { SubscriptionService } from '../../domain/subscriptions/subscription.service.ts';
-import type { WebhookService } from '../../domain/webhooks/webhook.service.ts';
+import type { WebhookEndpointService } from '../../domain/webhooks/webhook-endpoint.service.ts';
+import type { WebhookEventService } from '../../domain/webhooks/webhook-event.service.ts';
+import type { WebhookSecretService } from '../../domain/webhooks/webhook-secret.service.ts';
 
 /** The domain services the HTTP layer calls; built in main.ts (or the test harness). */
 export type RouteDeps = {
@@ -38,7 +40,7 @@ export type RouteDeps = {
   paymentStart: PaymentStartService;
   orderMoves: PaymentOrderMoveService;
   testHelpers: TestHelperService;
-  webhooks: WebhookService;
+  webhooks: { endpoints: WebhookEndpointService; events: WebhookEventService; secrets: WebhookSecretService };
   subscriptions: SubscriptionService;
   /** PUBLIC_URL without a trailing slash: the base of every link given to payers. */
   publicUrl: string;

@@ -122,7 +122,7 @@ function prettyJson(payload: string): string {
 
 /**
  * Developers: API keys (MerchantService), webhook endpoints and the preference webhooks' signing
- * secret, events with their deliveries (WebhookService, called as the API's routes call it).
+ * secret, events with their deliveries (the webhook services, called as the API's routes call them).
  */
 export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, mode: Mode, base: string): void {
   const { deps } = t;
@@ -149,7 +149,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     }
     const [keys, endpoints] = await Promise.all([
       deps.merchants.listKeys(ctx.merchantId, ctx.mode),
-      deps.webhooks.listEndpoints(callerOf(ctx), { limit: 100, cursor: null }),
+      deps.webhooks.endpoints.listEndpoints(callerOf(ctx), { limit: 100, cursor: null }),
     ]);
     return t.sendShell(
       req,
@@ -272,7 +272,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const page = await deps.webhooks.listEndpoints(callerOf(ctx), {
+    const page = await deps.webhooks.endpoints.listEndpoints(callerOf(ctx), {
       limit: PAGE_SIZE,
       cursor: parseAfter(query(req).after),
     });
@@ -342,7 +342,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     }
     let created: { endpoint: WebhookEndpoint; secret: string };
     try {
-      created = await deps.webhooks.createEndpoint(callerOf(ctx), {
+      created = await deps.webhooks.endpoints.createEndpoint(callerOf(ctx), {
         url: values.url,
         eventTypes: values.eventTypes.length > 0 ? [...values.eventTypes] : null,
         description: values.description === '' ? null : values.description,
@@ -384,8 +384,12 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       return reply;
     }
     const caller = callerOf(ctx);
-    const endpoint = await deps.webhooks.getEndpoint(caller, req.params.id);
-    const { deliveries, attempts } = await deps.webhooks.endpointDeliveries(caller, endpoint.id, RECENT_DELIVERIES);
+    const endpoint = await deps.webhooks.endpoints.getEndpoint(caller, req.params.id);
+    const { deliveries, attempts } = await deps.webhooks.endpoints.endpointDeliveries(
+      caller,
+      endpoint.id,
+      RECENT_DELIVERIES,
+    );
     const q = query(req);
     const notice =
       q.saved !== undefined
@@ -420,7 +424,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
+    const e = await deps.webhooks.endpoints.getEndpoint(callerOf(ctx), req.params.id);
     return sendEndpointForm(
       req,
       reply,
@@ -437,7 +441,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       return reply;
     }
     const caller = callerOf(ctx);
-    const current = await deps.webhooks.getEndpoint(caller, req.params.id);
+    const current = await deps.webhooks.endpoints.getEndpoint(caller, req.params.id);
     const values = readEndpointForm(req.body);
     const problems = endpointFormProblems(values);
     if (problems.length > 0) {
@@ -445,7 +449,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     }
     let updated: WebhookEndpoint;
     try {
-      updated = await deps.webhooks.updateEndpoint(caller, current.id, {
+      updated = await deps.webhooks.endpoints.updateEndpoint(caller, current.id, {
         url: values.url,
         eventTypes: values.eventTypes.length > 0 ? [...values.eventTypes] : null,
         description: values.description === '' ? null : values.description,
@@ -473,9 +477,9 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
         return reply;
       }
       const caller = callerOf(ctx);
-      const current = await deps.webhooks.getEndpoint(caller, req.params.id);
+      const current = await deps.webhooks.endpoints.getEndpoint(caller, req.params.id);
       if (current.enabled !== enabled) {
-        await deps.webhooks.updateEndpoint(caller, current.id, { enabled });
+        await deps.webhooks.endpoints.updateEndpoint(caller, current.id, { enabled });
         await audit(ctx, 'webhook_endpoint.update', 'webhook_endpoint', current.id, { enabled });
       }
       return t.seeOther(reply, `${base}/webhook_endpoints/${current.id}?${path}d=1`);
@@ -487,7 +491,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const { event } = await deps.webhooks.sendTestEvent(callerOf(ctx), req.params.id);
+    const { event } = await deps.webhooks.endpoints.sendTestEvent(callerOf(ctx), req.params.id);
     await audit(ctx, 'webhook_endpoint.test', 'webhook_endpoint', event.entityId, { event_id: event.id });
     return t.seeOther(reply, `${base}/webhook_endpoints/${event.entityId}?tested=1`);
   });
@@ -497,7 +501,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
+    const e = await deps.webhooks.endpoints.getEndpoint(callerOf(ctx), req.params.id);
     return t.sendShell(
       req,
       reply,
@@ -524,8 +528,8 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       return reply;
     }
     const caller = callerOf(ctx);
-    const e = await deps.webhooks.getEndpoint(caller, req.params.id);
-    const rotated = await deps.webhooks.rotateEndpointSecret(caller, e.id);
+    const e = await deps.webhooks.endpoints.getEndpoint(caller, req.params.id);
+    const rotated = await deps.webhooks.endpoints.rotateEndpointSecret(caller, e.id);
     await audit(ctx, 'webhook_endpoint.rotate', 'webhook_endpoint', e.id, {
       previous_secret_expires_at: new Date(rotated.previousExpiresAt).toISOString(),
     });
@@ -551,7 +555,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const e = await deps.webhooks.getEndpoint(callerOf(ctx), req.params.id);
+    const e = await deps.webhooks.endpoints.getEndpoint(callerOf(ctx), req.params.id);
     return t.sendShell(
       req,
       reply,
@@ -577,7 +581,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const deleted = await deps.webhooks.deleteEndpoint(callerOf(ctx), req.params.id);
+    const deleted = await deps.webhooks.endpoints.deleteEndpoint(callerOf(ctx), req.params.id);
     await audit(ctx, 'webhook_endpoint.delete', 'webhook_endpoint', deleted.id, { url: deleted.url });
     return t.seeOther(reply, `${base}/webhook_endpoints?deleted=1`);
   });
@@ -621,7 +625,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const secret = await deps.webhooks.merchantSigningSecret(callerOf(ctx));
+    const secret = await deps.webhooks.secrets.merchantSigningSecret(callerOf(ctx));
     await audit(ctx, 'webhook_settings.reveal', 'webhook_settings', ctx.merchantId);
     return t.sendShell(
       req,
@@ -647,7 +651,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (!ctx) {
       return reply;
     }
-    const rotated = await deps.webhooks.rotateMerchantSecret(callerOf(ctx));
+    const rotated = await deps.webhooks.secrets.rotateMerchantSecret(callerOf(ctx));
     await audit(ctx, 'webhook_settings.rotate', 'webhook_settings', ctx.merchantId, {
       previous_secret_expires_at: new Date(rotated.previousExpiresAt).toISOString(),
     });
@@ -681,7 +685,7 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
     if (type !== '' && !FILTER_TYPES.includes(type)) {
       throw new AppError('WRONG_INPUT', [`type must be one of ${FILTER_TYPES.join(', ')}`]);
     }
-    const page = await deps.webhooks.listEvents(
+    const page = await deps.webhooks.events.listEvents(
       callerOf(ctx),
       { limit: PAGE_SIZE, cursor: parseAfter(query(req).after) },
       type ? { eventType: type } : {},
@@ -709,8 +713,8 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       return reply;
     }
     const caller = callerOf(ctx);
-    const event = await deps.webhooks.getEvent(caller, req.params.id);
-    const { deliveries, attempts } = await deps.webhooks.deliveries(caller, event.id);
+    const event = await deps.webhooks.events.getEvent(caller, req.params.id);
+    const { deliveries, attempts } = await deps.webhooks.events.deliveries(caller, event.id);
     return t.sendShell(
       req,
       reply,
@@ -739,8 +743,8 @@ export function registerDevelopersRoutes(scope: FastifyInstance, t: DashTools, m
       return reply;
     }
     const caller = callerOf(ctx);
-    const event = await deps.webhooks.getEvent(caller, req.params.id);
-    const deliveries = await deps.webhooks.redeliver(caller, event.id);
+    const event = await deps.webhooks.events.getEvent(caller, req.params.id);
+    const deliveries = await deps.webhooks.events.redeliver(caller, event.id);
     await audit(ctx, 'event.redeliver', 'event', event.id, {
       event_type: event.eventType,
       deliveries: deliveries.length,

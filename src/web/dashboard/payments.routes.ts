@@ -513,10 +513,10 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       methodLabel,
       networkName: method?.network?.name ?? null,
     });
-    const events = await deps.webhooks.listEvents(caller, { limit: 100, cursor: null }, { entityId: order.id });
+    const events = await deps.webhooks.events.listEvents(caller, { limit: 100, cursor: null }, { entityId: order.id });
     const chronological = [...events.data].sort((a, b) => a.sequence - b.sequence || a.createdAt - b.createdAt);
     const timeline = await Promise.all(
-      chronological.map(async (event) => ({ event, ...(await deps.webhooks.deliveries(caller, event.id)) })),
+      chronological.map(async (event) => ({ event, ...(await deps.webhooks.events.deliveries(caller, event.id)) })),
     );
     const done = formField(req.query, 'done');
     return t.sendShell(
@@ -703,11 +703,11 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       }
       const caller = callerOf(ctx);
       const order = await deps.orders.get(caller, req.params.id);
-      const event = await deps.webhooks.getEvent(caller, req.params.eventId);
+      const event = await deps.webhooks.events.getEvent(caller, req.params.eventId);
       if (event.entityId !== order.id) {
         throw notFound('event');
       }
-      await deps.webhooks.redeliver(caller, event.id);
+      await deps.webhooks.events.redeliver(caller, event.id);
       await deps.dashboard.audit.record(ctx.actor, {
         merchantId: ctx.merchantId,
         action: 'event.redeliver',

@@ -32,7 +32,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { w
     },
     async (req, reply) => {
       const q = req.query;
-      const page = await webhooks.listEvents(req.caller, parsePageQuery(q), {
+      const page = await webhooks.events.listEvents(req.caller, parsePageQuery(q), {
         ...(q.event_type ? { eventType: q.event_type } : {}),
         ...(q.entity_id ? { entityId: q.entity_id } : {}),
       });
@@ -50,7 +50,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { w
         response: { 200: EventResponse, ...errorResponses },
       },
     },
-    async (req, reply) => sendJson(reply, 200, toEventResponse(await webhooks.getEvent(req.caller, req.params.id))),
+    async (req, reply) =>
+      sendJson(reply, 200, toEventResponse(await webhooks.events.getEvent(req.caller, req.params.id))),
   );
 
   app.get(
@@ -64,7 +65,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { w
       },
     },
     async (req, reply) => {
-      const { deliveries, attempts } = await webhooks.deliveries(req.caller, req.params.id);
+      const { deliveries, attempts } = await webhooks.events.deliveries(req.caller, req.params.id);
       return sendJson(reply, 200, { data: deliveries.map((d) => toDeliveryResponse(d, attempts)) });
     },
   );
@@ -81,7 +82,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { w
       },
     },
     async (req, reply) => {
-      const deliveries = await webhooks.redeliver(req.caller, req.params.id);
+      const deliveries = await webhooks.events.redeliver(req.caller, req.params.id);
       return sendJson(reply, 202, { data: deliveries.map((d) => toDeliveryResponse(d, [])) });
     },
   );

@@ -42,7 +42,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
     },
     async (req, reply) => {
       let body = '';
-      await webhooks.createEndpoint(
+      await webhooks.endpoints.createEndpoint(
         req.caller,
         { url: req.body.url, eventTypes: req.body.event_types ?? null, description: req.body.description ?? null },
         async (repos, created) => {
@@ -68,7 +68,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       sendJson(
         reply,
         200,
-        toPageResponse(await webhooks.listEndpoints(req.caller, parsePageQuery(req.query)), toWebhookEndpointResponse),
+        toPageResponse(
+          await webhooks.endpoints.listEndpoints(req.caller, parsePageQuery(req.query)),
+          toWebhookEndpointResponse,
+        ),
       ),
   );
 
@@ -83,7 +86,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       },
     },
     async (req, reply) =>
-      sendJson(reply, 200, toWebhookEndpointResponse(await webhooks.getEndpoint(req.caller, req.params.id))),
+      sendJson(reply, 200, toWebhookEndpointResponse(await webhooks.endpoints.getEndpoint(req.caller, req.params.id))),
   );
 
   const UpdateBody = Type.Object({
@@ -106,7 +109,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       },
       handler: async (req, reply) => {
         const b = req.body;
-        const updated = await webhooks.updateEndpoint(req.caller, req.params.id, {
+        const updated = await webhooks.endpoints.updateEndpoint(req.caller, req.params.id, {
           ...(b.url !== undefined ? { url: b.url } : {}),
           ...(b.event_types !== undefined ? { eventTypes: b.event_types } : {}),
           ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
@@ -128,7 +131,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       },
     },
     async (req, reply) => {
-      const deleted = await webhooks.deleteEndpoint(req.caller, req.params.id);
+      const deleted = await webhooks.endpoints.deleteEndpoint(req.caller, req.params.id);
       return sendJson(reply, 200, { id: deleted.id, deleted: true });
     },
   );
@@ -145,7 +148,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       },
     },
     async (req, reply) => {
-      const rotated = await webhooks.rotateEndpointSecret(req.caller, req.params.id);
+      const rotated = await webhooks.endpoints.rotateEndpointSecret(req.caller, req.params.id);
       return sendJson(reply, 200, {
         secret: rotated.secret,
         previous_secret_expires_at: toWireTime(rotated.previousExpiresAt),
@@ -163,7 +166,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
         response: { 200: Type.Object({ signing_secret: Type.String() }), ...errorResponses },
       },
     },
-    async (req, reply) => sendJson(reply, 200, { signing_secret: await webhooks.merchantSigningSecret(req.caller) }),
+    async (req, reply) =>
+      sendJson(reply, 200, { signing_secret: await webhooks.secrets.merchantSigningSecret(req.caller) }),
   );
 
   app.post(
@@ -176,7 +180,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
       },
     },
     async (req, reply) => {
-      const rotated = await webhooks.rotateMerchantSecret(req.caller);
+      const rotated = await webhooks.secrets.rotateMerchantSecret(req.caller);
       return sendJson(reply, 200, {
         secret: rotated.secret,
         previous_secret_expires_at: toWireTime(rotated.previousExpiresAt),

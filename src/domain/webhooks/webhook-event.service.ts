@@ -1,0 +1,64 @@
+import type { DomainEvent } from '../events/event.ts';
+import type { Caller } from '../merchants/merchant.ts';
+import type { Clock } from '../shared/clock.ts';
+import { notFound } from '../shared/errors.ts';
+import { isWellFormedId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { WebhookAttempt, WebhookDelivery } from './webhook.ts';
+
+/** The merchant's events, with their deliveries and attempts, and redelivery. */
+export class WebhookEventService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async getEvent(caller: Caller, id: string): Promise<DomainEvent> {
+    const e = isWellFormedId(id) ? await this.uow.read.eventQueries.get(caller.merchantId, caller.mode, id) : undefined;
+    if (!e) {
+      throw notFound('event');
+    }
+    return e;
+  }
+
+  listEvents(
+    caller: Caller,
+    page: PageRequest,
+    filter: { eventType?: string; entityId?: string },
+  ): Promise<Page<DomainEvent>> {
+    return this.uow.read.eventQueries.list(caller.merchantId, caller.mode, page, filter);
+  }
+
+  async deliveries(
+    caller: Caller,
+    eventId: string,
+  ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
+    const event = await this.getEvent(caller, eventId);
+    return {
+      deliveries: await this.uow.read.webhooks.deliveriesForEvent(event.id),
+      attempts: await this.uow.read.webhooks.attemptsForEvent(event.id),
+    };
+  }
+
+  /**
+   * One more attempt, now, for every delivery of the event (same event id, so receivers can
+   * dedupe), except to endpoints that are disabled (by the merchant or by a 410) or deleted.
+   */
+  async redeliver(caller: Caller, eventId: string): Promise<WebhookDelivery[]> {
+    const event = await this.getEvent(caller, eventId);
+    const now = this.clock.now().getTime();
+    await this.uow.transaction(async (repos) => {
+      for (const d of await repos.webhooks.deliveriesForEvent(event.id)) {
+        if (d.endpointId !== null) {
+          const endpoint = await repos.webhooks.getEndpoint(caller.merchantId, caller.mode, d.endpointId);
+          if (!endpoint?.enabled) {
+            continue;
+          }
+        }
+        await repos.webhooks.requeue(d.id, now);
+      }
+    });
+    return this.uow.read.webhooks.deliveriesForEvent(event.id);
+  }
+}
