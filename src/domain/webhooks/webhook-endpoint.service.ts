@@ -7,10 +7,10 @@ import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import { newWebhookSecret } from './signing.ts';
 import type { WebhookUrlPolicy } from './webhook.service.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from './webhook.service.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.ts';
+import { newPendingDelivery } from './webhook.ts';
 import type { WebhookSecretService } from './webhook-secret.service.ts';
 
 export type EndpointInput = { url: string; eventTypes: string[] | null; description: string | null };
@@ -61,11 +61,11 @@ export class WebhookEndpointService {
       createdAt: now,
       updatedAt: now,
     };
-    const secret = newWebhookSecret();
-    await this.uow.transaction(async (repos) => {
+    const secret = await this.uow.transaction(async (repos) => {
       await repos.webhooks.insertEndpoint(endpoint);
-      await this.secrets.storeFirst(repos, endpoint.id, secret, now);
-      await also?.(repos, { endpoint, secret });
+      const first = await this.secrets.createFirst(repos, endpoint.id, now);
+      await also?.(repos, { endpoint, secret: first });
+      return first;
     });
     return { endpoint, secret };
   }
@@ -154,22 +154,11 @@ export class WebhookEndpointService {
         created_at: toWireTime(now),
       }),
     };
-    const delivery: WebhookDelivery = {
-      id: newId(),
-      eventId: id,
-      merchantId: caller.merchantId,
-      mode: caller.mode,
-      endpointId: endpoint.id,
-      secretOwner: endpoint.id,
-      url: endpoint.url,
-      status: 'PENDING',
-      attempts: 0,
-      nextAttemptAt: now,
-      lastStatusCode: null,
-      lastError: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const delivery = newPendingDelivery(
+      event,
+      { url: endpoint.url, endpointId: endpoint.id, secretOwner: endpoint.id },
+      now,
+    );
     await this.uow.transaction(async (repos) => {
       await repos.events.insert(event);
       await repos.webhooks.insertDelivery(delivery);

@@ -109,12 +109,14 @@ export class WebhookSecretService {
     });
   }
 
-  /** Stores a new endpoint's first secret, inside the transaction that creates the endpoint. */
-  async storeFirst(repos: Repositories, owner: string, secret: string, now: number): Promise<void> {
+  /** A new endpoint's first secret, made and stored inside the transaction that creates the endpoint. */
+  async createFirst(repos: Repositories, owner: string, now: number): Promise<string> {
+    const secret = newWebhookSecret();
     await repos.webhooks.putSecrets(
       owner,
       { secret: this.box.seal(secret), previousSecret: null, previousExpiresAt: null },
       now,
     );
+    return secret;
   }
 }

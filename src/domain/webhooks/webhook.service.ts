@@ -2,7 +2,8 @@ import type { DomainEvent } from '../events/event.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
 import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
+import type { DeliveryTarget } from './webhook.ts';
+import { newPendingDelivery } from './webhook.ts';
 
 /** Checks a webhook URL when it is saved (scheme, host, and addresses that are decidable without DNS). */
 export type WebhookUrlPolicy = (url: string) => string | null;
@@ -50,7 +51,7 @@ export class WebhookService {
   async publish(repos: Repositories, event: DomainEvent): Promise<void> {
     const endpoints = await repos.events.insert(event);
     const now = this.clock.now().getTime();
-    const targets: { url: string; endpointId: string | null; secretOwner: string }[] = [];
+    const targets: DeliveryTarget[] = [];
     if (event.checkoutPreferenceId) {
       const url = await this.statusChangesWebhook(repos, event.checkoutPreferenceId);
       if (url) {
@@ -63,22 +64,7 @@ export class WebhookService {
       }
     }
     for (const t of targets) {
-      await repos.webhooks.insertDelivery({
-        id: newId(),
-        eventId: event.id,
-        merchantId: event.merchantId,
-        mode: event.mode,
-        endpointId: t.endpointId,
-        secretOwner: t.secretOwner,
-        url: t.url,
-        status: 'PENDING',
-        attempts: 0,
-        nextAttemptAt: now,
-        lastStatusCode: null,
-        lastError: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await repos.webhooks.insertDelivery(newPendingDelivery(event, t, now));
     }
   }
 

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../events/event.ts';
 import type { Mode } from '../merchants/merchant.ts';
+import { newId } from '../shared/ids.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 
 export type WebhookEndpoint = {
@@ -38,6 +39,33 @@ export type WebhookDelivery = {
   /** Set on deliveries returned by `claimDue`: whose lease this is. */
   leaseToken?: string;
 };
+
+/** Where a delivery goes, and whose secrets sign it. */
+export type DeliveryTarget = Pick<WebhookDelivery, 'url' | 'endpointId' | 'secretOwner'>;
+
+/** A delivery of `event` to `target`, due at once: the one place a delivery's first values are spelled out. */
+export function newPendingDelivery(
+  event: Pick<DomainEvent, 'id' | 'merchantId' | 'mode'>,
+  target: DeliveryTarget,
+  now: number,
+): WebhookDelivery {
+  return {
+    id: newId(),
+    eventId: event.id,
+    merchantId: event.merchantId,
+    mode: event.mode,
+    endpointId: target.endpointId,
+    secretOwner: target.secretOwner,
+    url: target.url,
+    status: 'PENDING',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastStatusCode: null,
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
 
 export type WebhookAttempt = {
   id: string;
