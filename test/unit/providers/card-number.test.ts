@@ -232,8 +232,11 @@ describe('validateCard', () => {
         fc.constantFrom('737', '7373', '73', '73737'),
         fc.constantFrom('Ana Souza', '', '123'),
         (number, expiry, cvc, holderName) => {
-          const text = inspect(validateCard({ number, expiry, cvc, holderName }, NOW), { depth: null });
           const digits = number.replace(/[^0-9]/g, '');
+          // The last four digits are shown by design; a number whose last four hold '737' (4737,
+          // 7371) would look like a leaked security code without being one.
+          fc.pre(!digits.slice(-4).includes('737'));
+          const text = inspect(validateCard({ number, expiry, cvc, holderName }, NOW), { depth: null });
           if (digits.length >= 12) {
             assert.ok(!text.includes(digits), text);
           }
