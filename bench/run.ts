@@ -873,37 +873,49 @@ async function profileOnly(): Promise<void> {
       },
       { name: 'pay path (create → pay → read)', options: (url) => payPathOptions(url) },
     ];
-    for (const [i, target] of targets.entries()) {
+    // The PostgreSQL rows whose targets are ratios: where Cobro's own CPU goes beside the database.
+    const runs = [
+      ...targets.map((target) => ({ backend: 'sqlite' as const, target })),
+      ...targets.slice(0, 2).map((target) => ({ backend: 'postgres' as const, target })),
+    ];
+    for (const [i, { backend, target }] of runs.entries()) {
       const profileDir = join(dir, `profile-${i}`);
       const statementsFile = join(dir, `statements-${i}.json`);
-      const server = await startServer(
-        [
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          profileDir,
-          '--require',
-          join(ROOT, 'bench', 'statement-timer.cjs'),
-          ...cobroArgs('serve'),
-        ],
-        {
-          COBRO_BENCH_STATEMENTS: statementsFile,
-          DATABASE_URL: `sqlite:${join(dir, `profile-${i}.db`)}`,
-          BOOTSTRAP_API_KEY: API_KEY,
-          BOOTSTRAP_API_SECRET: API_SECRET,
-          RATE_LIMIT_PER_SECOND: '1000000',
-          LOG_LEVEL: 'info',
-        },
-        join(dir, `profile-${i}.log`),
-      );
-      try {
-        await waitReady(server, '/ready');
-        const ids = await createPreferences(server.url, PREFERENCES);
-        await measure(target.name, 'sqlite', server, target.options(server.url, ids));
-      } finally {
-        await stopServer(server);
+      const profileServer = async (databaseUrl: string) => {
+        const server = await startServer(
+          [
+            '--cpu-prof',
+            '--cpu-prof-dir',
+            profileDir,
+            '--require',
+            join(ROOT, 'bench', 'statement-timer.cjs'),
+            ...cobroArgs('serve'),
+          ],
+          {
+            COBRO_BENCH_STATEMENTS: statementsFile,
+            DATABASE_URL: databaseUrl,
+            BOOTSTRAP_API_KEY: API_KEY,
+            BOOTSTRAP_API_SECRET: API_SECRET,
+            RATE_LIMIT_PER_SECOND: '1000000',
+            LOG_LEVEL: 'info',
+          },
+          join(dir, `profile-${i}.log`),
+        );
+        try {
+          await waitReady(server, '/ready');
+          const ids = await createPreferences(server.url, PREFERENCES);
+          await measure(target.name, backend, server, target.options(server.url, ids));
+        } finally {
+          await stopServer(server);
+        }
+      };
+      if (backend === 'sqlite') {
+        await profileServer(`sqlite:${join(dir, `profile-${i}.db`)}`);
+      } else {
+        await withPgDatabase(profileServer);
       }
       profiles.push({
-        target: `sqlite ${target.name}`,
+        target: `${backend} ${target.name}`,
         ...topFrames(readProfile(profileDir), 12),
         statements: readStatements(statementsFile, 8),
       });
