@@ -214,7 +214,9 @@ describe('PostgreSQL key revocation listener', { skip: !process.env.TEST_DATABAS
     await merchants.revokeKey(pair.apiKey);
     const took = performance.now() - started;
     assert.ok(took >= 300 && took < 5_000, `revocation took ${Math.round(took)} ms`);
-    assert.deepEqual(unconfirmed, [1]);
+    // The mute listener at least; on a loaded machine this process's own answer may miss the 300 ms too.
+    assert.equal(unconfirmed.length, 1);
+    assert.ok((unconfirmed[0] ?? 0) >= 1, `unconfirmed: ${unconfirmed}`);
     const row = await admin.query('select revoked_at from api_keys where key = $1', [pair.apiKey]);
     assert.notEqual(row.rows[0]?.revoked_at, null);
   });

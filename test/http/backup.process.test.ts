@@ -24,7 +24,7 @@ function cobroCli(args: string[], env: Record<string, string>) {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 240_000,
   });
 }
 

@@ -53,6 +53,27 @@ export async function startCobroProcess(
   env: Record<string, string>,
   options: { args?: string[]; ready?: string } = {},
 ): Promise<CobroProcess> {
+  // freePort's port is free when it answers, not when the child binds it: another test process
+  // may take it in between. That start fails with EADDRINUSE and is tried again on a new port.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(t, env, options);
+    if (started !== 'address in use' || attempt === 3) {
+      if (started === 'address in use') {
+        throw new Error('the server found its port taken three times');
+      }
+      return started;
+    }
+  }
+}
+
+/** Generous: a loaded two-core machine has taken over a minute to start one server. */
+const START_TIMEOUT_MS = 240_000;
+
+async function startOnce(
+  t: TestContext,
+  env: Record<string, string>,
+  options: { args?: string[]; ready?: string },
+): Promise<CobroProcess | 'address in use'> {
   const port = await freePort();
   const child = spawn(process.execPath, options.args ?? cobroArgs('serve'), {
     cwd: ROOT,
@@ -60,12 +81,29 @@ export async function startCobroProcess(
   });
   t.after(() => child.kill('SIGKILL'));
   let stdout = '';
+  let stderr = '';
   child.stdout?.on('data', (c: Buffer) => {
     stdout += c.toString('utf8');
   });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Read, so that a child writing much to stderr never blocks on a full pipe; the tail explains a failed start.
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString('utf8')).slice(-4000);
+  });
+  let exited = false;
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
   const ready = options.ready ?? 'Cobro is serving';
-  await until(`"${ready}"`, () => stdout.includes(ready), 60_000);
+  await until(`"${ready}"`, () => exited || stdout.includes(ready), START_TIMEOUT_MS);
+  if (!stdout.includes(ready)) {
+    if (/EADDRINUSE/.test(stdout + stderr)) {
+      return 'address in use';
+    }
+    throw new Error(`the server exited before it was ready (code ${await exit}):\n${stdout.slice(-2000)}${stderr}`);
+  }
   return { child, port, exit, stdout: () => stdout };
 }
 

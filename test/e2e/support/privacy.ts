@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page, Response } from 'playwright-core';
+import { withoutRandomTokens } from '../../support/page-text.ts';
 
 /**
  * A payer whose every detail is distinctive enough to be searched for in a page: no label,
@@ -29,9 +30,9 @@ export async function assertNothingOf(
   what: string,
 ): Promise<void> {
   assert.ok(response, `${what}: the page answered`);
-  const served = (await response.text()).toLowerCase();
-  const rendered = (await page.content()).toLowerCase();
-  const visible = (await page.locator('body').innerText()).toLowerCase();
+  const served = withoutRandomTokens(await response.text()).toLowerCase();
+  const rendered = withoutRandomTokens(await page.content()).toLowerCase();
+  const visible = withoutRandomTokens(await page.locator('body').innerText()).toLowerCase();
   for (const trace of traces) {
     const needle = trace.toLowerCase();
     assert.ok(!served.includes(needle), `${what}: the HTML holds "${trace}":\n${served}`);

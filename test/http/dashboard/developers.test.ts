@@ -78,7 +78,9 @@ describeBackends('dashboard developers', (build) => {
 
     // The list names it, shows only its prefix, never its secret; "last used" arrives without waiting on the request.
     let page = await dev.get(`${T}/developers/keys`);
-    for (let i = 0; i < 50 && !/Shop &lt;server&gt;.*?data-test="last-used"><time/s.test(page.body); i++) {
+    // The note is a write of its own (a commit); the deadline is for a loaded disk.
+    const deadline = Date.now() + 10_000;
+    while (!/Shop &lt;server&gt;.*?data-test="last-used"><time/s.test(page.body) && Date.now() < deadline) {
       await sleep(20);
       page = await dev.get(`${T}/developers/keys`);
     }

@@ -145,5 +145,11 @@ test('errors, garbage, a wrong shape, oversized answers and a source that never 
     await assert.rejects(client.tipHeight(), ChainSourceError, `tip with ${fault}`);
   }
   fake.fault = null;
-  assert.equal((await client.payments(ADDRESS)).length, 1, 'the same client works once the source does');
+  // Up to three tries: its 300 ms are for the faults above, and a pause of a loaded machine is not
+  // one. A client the faults had broken would fail all three.
+  let payments: unknown[] | undefined;
+  for (let attempt = 0; attempt < 3 && !payments; attempt++) {
+    payments = await client.payments(ADDRESS).catch(() => undefined);
+  }
+  assert.equal(payments?.length, 1, 'the same client works once the source does');
 });
