@@ -4,7 +4,8 @@
  * autocannon load generator) to CPU 1, when `taskset` exists (RELIABILITY.md §2.0).
  *
  * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS
- * (default 3), BENCH_PG=0 to skip PostgreSQL, BENCH_STRICT=1 to exit 1 when a target is missed
+ * (default 3), BENCH_PG=0 to skip PostgreSQL, BENCH_PG_URL for its server (default the local one
+ * over TCP), BENCH_STRICT=1 to exit 1 when a target is missed
  * (a non-2xx answer or a connection error always exits 1: the figures would be meaningless),
  * BENCH_ONLY=dashboard, load, renewals or profile to measure only that section (bench/dashboard.ts,
  * bench/load.ts, bench/renewals.ts, bench/profile.ts), BENCH_ONLY=webhooks to print the webhook
@@ -48,7 +49,9 @@ const PREFERENCES = 500;
 const MEASURED_SECONDS = positiveInteger('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveInteger('BENCH_WARMUP_SECONDS', 3);
 const READY_TIMEOUT_MS = 60_000;
-const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+// BENCH_PG_URL: another server or way in, e.g. the local server's Unix socket,
+// postgres://postgres@%2Fvar%2Frun%2Fpostgresql/postgres (each run makes a database of its own there).
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // Shapes accepted by src/config/config.ts; fresh per run so nothing depends on an old database.
 const API_KEY = `ck_test_bench${randomBytes(8).toString('hex')}`;
@@ -623,6 +626,9 @@ function pgAvailable(): boolean {
   if (process.env.BENCH_PG === '0') {
     return false;
   }
+  if (process.env.BENCH_PG_URL) {
+    return true;
+  }
   return hasCommand('pg_isready', ['-q', '-h', '127.0.0.1', '-p', '5432']);
 }
 
@@ -997,7 +1003,8 @@ async function main(): Promise<void> {
       if (dashboard) {
         dashboardRows.push(...(await withPgDatabase((url) => benchDashboard('postgres', url, dir, tools))));
       }
-      pgNote = 'PostgreSQL: 127.0.0.1:5432, a fresh database `cobro_bench_…` created for the run and dropped after.';
+      const server = process.env.BENCH_PG_URL ? new URL(PG_ADMIN_URL).host.replace(/%2F/gi, '/') : '127.0.0.1:5432';
+      pgNote = `PostgreSQL: ${server}, a fresh database \`cobro_bench_…\` created for the run and dropped after.`;
     }
     if (process.env.BENCH_LOAD !== '0') {
       load = await loadReports(dir);
