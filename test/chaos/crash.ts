@@ -175,17 +175,38 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       );
     }
   };
-  const start = async (): Promise<void> => {
-    const began = performance.now();
+  const spawnServer = (): ChildProcess => {
+    serverStderr = '';
     const child = spawn(process.execPath, cobroArgs('serve'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     server = child;
     // The end of what it printed to stderr, for a server that dies by itself (a crash of ours).
     child.stderr?.on('data', (chunk: Buffer) => {
       serverStderr = (serverStderr + chunk.toString('utf8')).slice(-4_000);
     });
+    return child;
+  };
+  const start = async (): Promise<void> => {
+    const began = performance.now();
+    let child = spawnServer();
+    // Every restart takes the same port back, which another test process's short-lived listener
+    // or connection may hold for a moment: that start is tried again, for up to ten seconds.
+    let portTries = 0;
     for (;;) {
       if (child.exitCode !== null) {
-        throw new Error(`the server exited at start with code ${child.exitCode}`);
+        // What it printed may still be on its way: read it all before looking at it.
+        const exited = child;
+        await Promise.race([
+          new Promise((resolve) =>
+            exited.stderr?.readableEnded ? resolve(null) : exited.stderr?.once('end', resolve),
+          ),
+          sleep(1_000),
+        ]);
+        if (/EADDRINUSE/.test(serverStderr) && ++portTries < 100) {
+          await sleep(100);
+          child = spawnServer();
+          continue;
+        }
+        throw new Error(`the server exited at start with code ${child.exitCode}:\n${serverStderr}`);
       }
       try {
         if ((await fetch(`${base}/ready`)).status === 200) {

@@ -89,13 +89,12 @@ async function startOnce(
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString('utf8')).slice(-4000);
   });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close' comes after 'exit', once everything it printed has been read.
   let exited = false;
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      exited = true;
-      resolve(code);
-    }),
-  );
+  child.on('close', () => {
+    exited = true;
+  });
   const ready = options.ready ?? 'Cobro is serving';
   await until(`"${ready}"`, () => exited || stdout.includes(ready), START_TIMEOUT_MS);
   if (!stdout.includes(ready)) {
