@@ -189,7 +189,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     const began = performance.now();
     let child = spawnServer();
     // Every restart takes the same port back, which another test process's short-lived listener
-    // or connection may hold for a moment: that start is tried again, for up to ten seconds.
+    // or connection may hold for a moment: that start is tried again, up to a hundred times.
     let portTries = 0;
     for (;;) {
       if (child.exitCode !== null) {
