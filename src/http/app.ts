@@ -62,9 +62,25 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // Request ids only need to be unique, not secret: a random per-process prefix and a counter
 // cost nothing, where a CSPRNG id per request showed up in profiles.
-const REQUEST_ID_PREFIX = newId().slice(0, 10);
+const REQUEST_ID_PREFIX = requestIdPrefix(newId());
 let requestCounter = 0;
-const nextRequestId = (): string => `${REQUEST_ID_PREFIX}${(requestCounter++).toString(36).padStart(12, '0')}`;
+const nextRequestId = (): string => requestId(REQUEST_ID_PREFIX, requestCounter++);
+
+/** A request id: the process's prefix and its counter, 22 characters. */
+export function requestId(prefix: string, counter: number): string {
+  return `${prefix}${counter.toString(36).padStart(12, '0')}`;
+}
+
+/**
+ * The first 10 characters of every request id this process makes, from a random id: nine of its
+ * characters and a letter. The counter after it is 12 characters, mostly zeros, so a prefix
+ * ending in a digit made ids such as `…p4000000000006`, whose last 13 characters are a
+ * Luhn-valid card number, and request ids are in every log line: log scanners that look for
+ * card numbers (13 to 19 digits) must never find one there.
+ */
+export function requestIdPrefix(random: string): string {
+  return `${random.slice(0, 9)}r`;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 // NUL and unpaired surrogates: PostgreSQL refuses them and SQLite would store them mangled,
