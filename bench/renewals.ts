@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { ManualClock } from '../src/domain/shared/clock.ts';
 import type { Backend } from '../test/support/app.ts';
-import { buildApp } from '../test/support/app.ts';
+import { buildServer } from '../test/support/app.ts';
 import { createPaymentLink, createPreference } from '../test/support/builders.ts';
 
 export const RENEWALS_START = '<!-- renewals rows: start -->';
@@ -70,9 +70,9 @@ export async function benchRenewals(
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const clock = new ManualClock(new Date());
-    // buildApp, not buildTestApp: the test runner's async hooks (loaded with node:test) would
+    // buildServer, not buildTestApp: the test runner's async hooks (loaded with node:test) would
     // tax every promise of the run. The production pool size (the test apps use a smaller one).
-    const ctx = await buildApp((fn) => cleanups.push(fn), backend, {
+    const ctx = await buildServer((fn) => cleanups.push(fn), backend, {
       clock,
       env: { PG_POOL_SIZE: '10' },
       ...(databaseUrl ? { databaseUrl } : {}),

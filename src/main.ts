@@ -53,8 +53,6 @@ import { WebhookService } from './domain/webhooks/webhook.service.ts';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoint.service.ts';
 import { WebhookEventService } from './domain/webhooks/webhook-event.service.ts';
 import { WebhookSecretService } from './domain/webhooks/webhook-secret.service.ts';
-import { buildApp } from './http/app.ts';
-import type { RouteDeps } from './http/routes/deps.ts';
 import { sendQueuedEmails } from './jobs/email-sender.ts';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
@@ -76,11 +74,13 @@ import type { AddressPolicy } from './providers/webhooks/address-policy.ts';
 import { webhookUrlProblem } from './providers/webhooks/address-policy.ts';
 import type { Connector, Resolver } from './providers/webhooks/http-sender.ts';
 import { createWebhookSender } from './providers/webhooks/http-sender.ts';
+import { buildServer } from './server/server.ts';
+import type { Services } from './services.ts';
 
 export type Cobro = {
   app: FastifyInstance;
   database: OpenDatabase;
-  services: RouteDeps;
+  services: Services;
   providers: ProviderRegistry;
   clocks: TestClocks;
   /** The webhook sender: `tick()` claims and starts due deliveries, `idle()` waits for them. */
@@ -453,7 +453,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     await sendQueuedEmails(uow, mailTransport, clock, logger);
   };
   const runJobs = () => paymentSteps(true);
-  const services: RouteDeps = {
+  const services: Services = {
     merchants,
     profiles: new MerchantProfileService(uow, clock),
     paymentSettings: new PaymentSettingsService(merchants, paymentKeyChecks, TEST_MODE_DEFAULTS),
@@ -491,7 +491,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     },
   };
 
-  const app = await buildApp(services, {
+  const app = await buildServer(services, {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimitPerSecond: config.rateLimitPerSecond,

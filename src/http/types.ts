@@ -1,12 +1,7 @@
 import type { Caller } from '../domain/merchants/merchant.ts';
 import type { Repositories } from '../domain/repositories.ts';
-import type { DrainOptions } from './drain.ts';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Stops taking connections and answers every request already sent (drain.ts); then `close()`. */
-    drain(options: DrainOptions): Promise<void>;
-  }
   interface FastifyRequest {
     /** The authenticated merchant and mode; set by the auth plugin on every /v1 route. */
     caller: Caller;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { escapeHtml } from '../../src/web/checkout/html.ts';
+import { escapeHtml } from '../../src/web/kit/html.ts';
 import { createPreference } from '../support/builders.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';

@@ -74,7 +74,7 @@ export type BuildOptions = {
  * the PostgreSQL database `options.databaseUrl` names. `onCleanup` receives what closes it.
  * Free of node:test, so a benchmark can use it without the test runner's hooks in its process.
  */
-export async function buildApp(
+export async function buildServer(
   onCleanup: (fn: () => Promise<void>) => void,
   backend: Backend = 'sqlite',
   options: BuildOptions = {},

@@ -3,7 +3,7 @@ import type { TestContext } from 'node:test';
 import { after, describe } from 'node:test';
 import pg from 'pg';
 import type { Backend, BuildOptions, TestApp } from './app.ts';
-import { buildApp, testBackends } from './app.ts';
+import { buildServer, testBackends } from './app.ts';
 
 export type { Backend, BuildOptions, TestApp, TestMerchant } from './app.ts';
 export { testBackends, testMerchant } from './app.ts';
@@ -48,7 +48,7 @@ export async function buildTestApp(
   options: BuildOptions = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (backend === 'postgres' ? await postgresUrl() : undefined);
-  return buildApp((fn) => t.after(fn), backend, { ...options, ...(databaseUrl ? { databaseUrl } : {}) });
+  return buildServer((fn) => t.after(fn), backend, { ...options, ...(databaseUrl ? { databaseUrl } : {}) });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { PageCursor, PageRequest } from '../../domain/shared/page.ts';
+import { decodeCursor, encodeCursor } from '../../domain/shared/page.ts';
 
 /** `{"type":"string","enum":[…]}`: plain enums give Ajv's clearest messages and OpenAPI's clearest docs. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
@@ -52,10 +53,6 @@ export function pageSchema<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), has_more: Type.Boolean(), next_cursor: Nullable(Type.String()) });
 }
 
-export function encodeCursor(cursor: PageCursor | null): string | null {
-  return cursor ? Buffer.from(`${cursor.createdAt}.${cursor.id}`).toString('base64url') : null;
-}
-
 export function parsePageQuery(query: { limit?: string; cursor?: string }): PageRequest {
   const limit = query.limit === undefined ? 20 : /^\d{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN;
   const messages: string[] = [];
@@ -64,10 +61,8 @@ export function parsePageQuery(query: { limit?: string; cursor?: string }): Page
   }
   let cursor: PageCursor | null = null;
   if (query.cursor !== undefined && query.cursor !== '') {
-    const m = /^(\d{1,16})\.([A-Za-z0-9]{22})$/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'));
-    if (m?.[1] && m[2]) {
-      cursor = { createdAt: Number(m[1]), id: m[2] };
-    } else {
+    cursor = decodeCursor(query.cursor);
+    if (!cursor) {
       messages.push('cursor must be the next_cursor of a previous page');
     }
   }

@@ -4,7 +4,7 @@ import { toWireTime } from '../../domain/shared/clock.ts';
 import { fromMinorUnits } from '../../domain/shared/money.ts';
 import type { PaymentLink } from '../../domain/subscriptions/payment-link.ts';
 import { INTERVAL_TYPES } from '../../domain/subscriptions/payment-link.ts';
-import { planLinkUrl } from '../../web/links/plan-link-url.ts';
+import { planLinkUrl } from '../../domain/subscriptions/plan-link-url.ts';
 import { Nullable, StringEnum } from './common.ts';
 
 export const CreatePaymentLinkBody = Type.Object({
@@ -67,7 +67,7 @@ export const PaymentLinkResponse = Type.Object(
   { $id: 'PaymentLink' },
 );
 
-/** `publicUrl` is PUBLIC_URL without a trailing slash (RouteDeps.publicUrl), the base of `public_url`. */
+/** `publicUrl` is PUBLIC_URL without a trailing slash (Services.publicUrl), the base of `public_url`. */
 export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable, publicUrl: string) {
   const decimals = currencies.get(l.currency)?.decimals ?? 2;
   return {

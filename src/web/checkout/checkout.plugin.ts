@@ -4,25 +4,26 @@ import type { CheckoutPreference } from '../../domain/checkout-preferences/check
 import { payerRedirectUrl } from '../../domain/payment-orders/payer-redirect.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { AppError } from '../../domain/shared/errors.ts';
-import type { RouteDeps } from '../../http/routes/deps.ts';
-import type { Asset } from './assets.ts';
-import { loadAssets } from './assets.ts';
-import type { Payee } from './brand.ts';
-import { accentStylesheet, payeeOf } from './brand.ts';
-import type { FieldErrors, FormValues, Submission } from './form-input.ts';
-import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission } from './form-input.ts';
-import { formatAmount, methodName } from './format.ts';
-import type { SafeHtml } from './html.ts';
-import { toDocument } from './html.ts';
-import { registerHtmlErrorPages } from './html-errors.ts';
-import type { Messages } from './i18n.ts';
-import { messagesFor, negotiateLocale } from './i18n.ts';
-import { chainProgressText } from './panels/crypto.ts';
-import { renderPanel } from './panels/index.ts';
-import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from './security.ts';
+import type { Services } from '../../services.ts';
+import type { Asset } from '../kit/assets.ts';
+import { loadAssets } from '../kit/assets.ts';
+import type { Payee } from '../kit/brand.ts';
+import { accentStylesheet, payeeOf } from '../kit/brand.ts';
+import { registerHtmlErrorPages } from '../kit/error-pages.ts';
+import type { FieldErrors, FormValues, Submission } from '../kit/form-input.ts';
+import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission } from '../kit/form-input.ts';
+import { formatAmount, methodName } from '../kit/format.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { toDocument } from '../kit/html.ts';
+import { chainProgressText } from '../kit/instructions/crypto.ts';
+import { renderPanel } from '../kit/instructions/index.ts';
+import { negotiateLocale } from '../kit/locale.ts';
+import type { PageContext } from '../kit/payer-layout.ts';
+import { receiptOf } from '../kit/payer-layout.ts';
+import type { Messages } from '../kit/payer-messages.ts';
+import { messagesFor } from '../kit/payer-messages.ts';
+import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from '../kit/security.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
-import type { PageContext } from './views/layout.ts';
-import { receiptOf } from './views/layout.ts';
 import type { ResultKind, StateKind } from './views/pages.view.ts';
 import { renderOrderPage, renderResult, renderState } from './views/pages.view.ts';
 
@@ -42,7 +43,7 @@ const orderPath = (prefId: string, orderId: string) => `/checkout/${prefId}/orde
  * status, the test-mode simulate button and our static assets. An encapsulated plugin: its
  * form parser, error handler and not-found handler (HTML) never leak into the JSON API.
  */
-export const checkoutPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https);

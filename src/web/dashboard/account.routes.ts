@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mode } from '../../domain/merchants/merchant.ts';
-import { qrSvg } from '../../providers/shared/qr.ts';
-import { formField } from '../checkout/form-input.ts';
-import { html, trustedMarkup } from '../checkout/html.ts';
+import { formField } from '../kit/form-input.ts';
+import { html, trustedMarkup } from '../kit/html.ts';
+import { qrSvg } from '../kit/qr.ts';
 import type { DashTools } from './dashboard.plugin.ts';
 import { formatTime, t as tr } from './i18n.ts';
 import { readCookie, SESSION_COOKIE } from './session.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Asset } from '../checkout/assets.ts';
+import type { Asset } from '../kit/assets.ts';
 
 let loaded: { css: Asset; js: Asset } | null = null;
 
@@ -16,7 +16,7 @@ function asset(body: string, extension: 'css' | 'js', contentType: string): Asse
 export function loadDashboardAssets(): { css: Asset; js: Asset } {
   if (!loaded) {
     const read = (url: URL) => readFileSync(url, 'utf8');
-    const css = `${read(new URL('../checkout/assets/checkout.css', import.meta.url))}\n${read(new URL('./assets/dashboard.css', import.meta.url))}`;
+    const css = `${read(new URL('../kit/assets/payer.css', import.meta.url))}\n${read(new URL('./assets/dashboard.css', import.meta.url))}`;
     loaded = {
       css: asset(css, 'css', 'text/css; charset=utf-8'),
       js: asset(read(new URL('./assets/dashboard.js', import.meta.url)), 'js', 'text/javascript; charset=utf-8'),

@@ -1,7 +1,7 @@
 import type { ConversionFigures, DailyPoint, MethodMixEntry } from '../../domain/dashboard/stats.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
-import type { SafeHtml } from '../checkout/html.ts';
-import { html } from '../checkout/html.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { html } from '../kit/html.ts';
 
 /**
  * The home page's charts: pure functions from figures to markup, built only with the `html`

@@ -6,14 +6,14 @@ import type { Action } from '../../domain/dashboard/roles.ts';
 import { can } from '../../domain/dashboard/roles.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import { AppError } from '../../domain/shared/errors.ts';
-import type { RouteDeps } from '../../http/routes/deps.ts';
-import { formField } from '../checkout/form-input.ts';
-import type { SafeHtml } from '../checkout/html.ts';
-import { toDocument } from '../checkout/html.ts';
-import type { ErrorPageKind } from '../checkout/html-errors.ts';
-import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
-import { negotiateLocale } from '../checkout/i18n.ts';
-import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../checkout/security.ts';
+import type { Services } from '../../services.ts';
+import type { ErrorPageKind } from '../kit/error-pages.ts';
+import { registerHtmlErrorPages } from '../kit/error-pages.ts';
+import { formField } from '../kit/form-input.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { toDocument } from '../kit/html.ts';
+import { negotiateLocale } from '../kit/locale.ts';
+import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
 import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
@@ -52,7 +52,7 @@ export type DashContext = {
 
 /** The tools every route group gets from the plugin. */
 export type DashTools = {
-  deps: RouteDeps;
+  deps: Services;
   https: boolean;
   messagesOf(req: FastifyRequest): DashboardMessages;
   csrfToken(req: FastifyRequest, reply: FastifyReply): string;
@@ -95,7 +95,7 @@ export type DashTools = {
  * per response), every value escaped by the `html` tag, every POST checked for origin, CSRF
  * token, session and role. Pages call the same domain services as the API.
  */
-export const dashboardPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https, '/dashboard');

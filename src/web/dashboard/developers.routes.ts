@@ -5,7 +5,7 @@ import { AppError } from '../../domain/shared/errors.ts';
 import type { PageCursor } from '../../domain/shared/page.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../domain/webhooks/webhook.service.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook.ts';
-import { formField } from '../checkout/form-input.ts';
+import { formField } from '../kit/form-input.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
 import { t as tr } from './i18n.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DAY_MS } from '../../domain/dashboard/stats.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
-import { html } from '../checkout/html.ts';
+import { html } from '../kit/html.ts';
 import { conversionChart, dailyVolumeChart, methodMixChart } from './charts.ts';
 import type { DashTools } from './dashboard.plugin.ts';
 import { formatMoney, t as tr } from './i18n.ts';

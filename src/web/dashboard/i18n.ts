@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Locale } from '../checkout/i18n.ts';
+import type { Locale } from '../kit/locale.ts';
 import { AREAS } from './words/index.ts';
 
 /** A page's text in the reader's language: the English text, with `{name}` placeholders filled in. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readCookie as readCookieHeader } from '../checkout/security.ts';
+import { readCookie as readCookieHeader } from '../kit/security.ts';
 
 export const SESSION_COOKIE = 'cobro_session';
 export const PENDING_COOKIE = 'cobro_2fa';

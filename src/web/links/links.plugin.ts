@@ -4,22 +4,23 @@ import type { CheckoutPreference } from '../../domain/checkout-preferences/check
 import type { Caller } from '../../domain/merchants/merchant.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { PaymentLink } from '../../domain/subscriptions/payment-link.ts';
-import type { RouteDeps } from '../../http/routes/deps.ts';
-import { loadAssets } from '../checkout/assets.ts';
-import type { SafeHtml } from '../checkout/html.ts';
-import { toDocument } from '../checkout/html.ts';
-import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
-import { messagesFor, negotiateLocale } from '../checkout/i18n.ts';
-import { readCookie, registerPageNonces } from '../checkout/security.ts';
-import type { PageContext } from '../checkout/views/layout.ts';
+import { PLAN_LINK_PREFIX } from '../../domain/subscriptions/plan-link-url.ts';
+import type { Services } from '../../services.ts';
+import { loadAssets } from '../kit/assets.ts';
+import { registerHtmlErrorPages } from '../kit/error-pages.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { toDocument } from '../kit/html.ts';
+import { negotiateLocale } from '../kit/locale.ts';
+import type { PageContext } from '../kit/payer-layout.ts';
+import { messagesFor } from '../kit/payer-messages.ts';
+import { readCookie, registerPageNonces } from '../kit/security.ts';
 import type { PlanLinkMessages } from './messages.ts';
 import { planLinkMessagesFor } from './messages.ts';
-import { PLAN_LINK_PREFIX } from './plan-link-url.ts';
 import type { PlanLinkStateKind } from './views.ts';
 import { renderPlanLinkState, renderPlanPreview } from './views.ts';
 
 /** What the public plan link needs, and nothing more: plans, checkouts, PUBLIC_URL, the link signer. */
-export type PlanLinkDeps = Pick<RouteDeps, 'paymentLinks' | 'preferences' | 'publicUrl' | 'signer'>;
+export type PlanLinkDeps = Pick<Services, 'paymentLinks' | 'preferences' | 'publicUrl' | 'signer'>;
 
 /**
  * Each request to a plan link may create a checkout preference (a database row), so the link is

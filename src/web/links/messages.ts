@@ -1,4 +1,4 @@
-import type { Locale } from '../checkout/i18n.ts';
+import type { Locale } from '../kit/locale.ts';
 
 /**
  * The texts of the public plan link's own pages, in the checkout's three languages (chosen from

@@ -1,7 +1,7 @@
-import type { SafeHtml } from '../checkout/html.ts';
-import { html } from '../checkout/html.ts';
-import type { PageContext } from '../checkout/views/layout.ts';
-import { layout } from '../checkout/views/layout.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { html } from '../kit/html.ts';
+import type { PageContext } from '../kit/payer-layout.ts';
+import { layout } from '../kit/payer-layout.ts';
 import type { PlanLinkMessages } from './messages.ts';
 
 /** Why a plan link did not lead to a checkout. */

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MAILBOX_LINK_PURPOSE } from '../../domain/notifications/mailbox-link.ts';
-import type { RouteDeps } from '../../http/routes/deps.ts';
-import { loadAssets } from '../checkout/assets.ts';
-import { html, toDocument } from '../checkout/html.ts';
-import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
-import { applySecurityHeaders, randomToken } from '../checkout/security.ts';
-import { layout } from '../checkout/views/layout.ts';
+import type { Services } from '../../services.ts';
+import { loadAssets } from '../kit/assets.ts';
+import { html, toDocument } from '../kit/html.ts';
+import { layout } from '../kit/payer-layout.ts';
+import { formatDateTime, messagesFor } from '../kit/payer-messages.ts';
+import { applySecurityHeaders, randomToken } from '../kit/security.ts';
 
 const en = messagesFor('en');
 
@@ -14,7 +14,7 @@ const en = messagesFor('en');
  * SMTP server is configured), newest first. Reached by a signed link from
  * GET /v1/test_helpers/mailbox_link or `cobro mailbox`; anything else is the same 404.
  */
-export const mailboxPages: FastifyPluginAsync<RouteDeps & { smtpConfigured: boolean }> = async (app, deps) => {
+export const mailboxPages: FastifyPluginAsync<Services & { smtpConfigured: boolean }> = async (app, deps) => {
   const assets = loadAssets();
   const https = deps.publicUrl.startsWith('https:');
   app.get<{ Params: { merchantId: string }; Querystring: { sig?: string } }>(

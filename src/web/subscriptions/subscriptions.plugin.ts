@@ -7,15 +7,15 @@ import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import { isTerminal } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type { RecurrentPayment } from '../../domain/subscriptions/recurrent-payment.ts';
-import type { RouteDeps } from '../../http/routes/deps.ts';
-import { loadAssets } from '../checkout/assets.ts';
-import { formField } from '../checkout/form-input.ts';
-import { formatAmount, methodName } from '../checkout/format.ts';
-import type { SafeHtml } from '../checkout/html.ts';
-import { toDocument } from '../checkout/html.ts';
-import { registerHtmlErrorPages } from '../checkout/html-errors.ts';
-import { formatDateTime, messagesFor } from '../checkout/i18n.ts';
-import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../checkout/security.ts';
+import type { Services } from '../../services.ts';
+import { loadAssets } from '../kit/assets.ts';
+import { registerHtmlErrorPages } from '../kit/error-pages.ts';
+import { formField } from '../kit/form-input.ts';
+import { formatAmount, methodName } from '../kit/format.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { toDocument } from '../kit/html.ts';
+import { formatDateTime, messagesFor } from '../kit/payer-messages.ts';
+import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
 import type { CardForm, CardFormField, ManageModel, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
 import { renderCancelConfirm, renderSubscriptionPage, renderSubscriptionState } from './views.ts';
 
@@ -78,7 +78,7 @@ const pagePath = (id: string, signature: string, done: string | null = null): st
  * checkout's security headers, CSRF guard and escaping; a wrong or missing signature is a 404,
  * the same page as an unknown id.
  */
-export const subscriptionPages: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https, PREFIX);

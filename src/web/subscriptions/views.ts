@@ -1,8 +1,8 @@
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
-import type { SafeHtml } from '../checkout/html.ts';
-import { html } from '../checkout/html.ts';
-import { FIELD_LABELS } from '../checkout/i18n.ts';
-import { CSRF_FIELD } from '../checkout/security.ts';
+import type { SafeHtml } from '../kit/html.ts';
+import { html } from '../kit/html.ts';
+import { FIELD_LABELS } from '../kit/payer-messages.ts';
+import { CSRF_FIELD } from '../kit/security.ts';
 
 /** What every payer page needs besides its content (the checkout's assets, this response's nonce). */
 export type SubscriptionPageContext = {

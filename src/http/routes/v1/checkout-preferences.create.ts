@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   CheckoutPreferenceResponse,
@@ -7,9 +8,8 @@ import {
   toCheckoutPreferenceResponse,
 } from '../../schemas/checkout-preference.ts';
 import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const createCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const createCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { preferences, currencies },
 ) => {

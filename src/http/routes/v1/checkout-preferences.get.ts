@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { CheckoutPreferenceResponse, toCheckoutPreferenceResponse } from '../../schemas/checkout-preference.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const getCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const getCheckoutPreferenceRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { preferences, currencies },
 ) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { CheckoutPreferenceResponse, toCheckoutPreferenceResponse } from '../../schemas/checkout-preference.ts';
 import {
@@ -10,9 +11,8 @@ import {
   StringEnum,
   toPageResponse,
 } from '../../schemas/common.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const listCheckoutPreferencesRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const listCheckoutPreferencesRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { preferences, currencies },
 ) => {

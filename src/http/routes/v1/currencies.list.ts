@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { CurrencyResponse, toCurrencyResponse } from '../../schemas/payment-method.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const listCurrenciesRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { currencies }) => {
+export const listCurrenciesRoute: FastifyPluginAsyncTypebox<Services> = async (app, { currencies }) => {
   app.get(
     '/v1/currencies',
     {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -10,12 +11,11 @@ import {
   writeErrorResponses,
 } from '../../schemas/common.ts';
 import { DeliveryResponse, EventResponse, toDeliveryResponse, toEventResponse } from '../../schemas/webhook.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 /** Events (the outbox) and their webhook deliveries, with every attempt. */
-export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { webhooks }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { webhooks }) => {
   app.get(
     '/v1/events',
     {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentLinkResponse, toPaymentLinkResponse } from '../../schemas/payment-link.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const archivePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const archivePaymentLinkRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { paymentLinks, currencies, publicUrl },
 ) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
 import { CreatePaymentLinkBody, PaymentLinkResponse, toPaymentLinkResponse } from '../../schemas/payment-link.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const createPaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const createPaymentLinkRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { paymentLinks, currencies, publicUrl },
 ) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -10,9 +11,8 @@ import {
   toPageResponse,
 } from '../../schemas/common.ts';
 import { PaymentLinkResponse, toPaymentLinkResponse } from '../../schemas/payment-link.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const listPaymentLinksRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const listPaymentLinksRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { paymentLinks, currencies, publicUrl },
 ) => {

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { UpdatePaymentLinkInput } from '../../../domain/subscriptions/payment-link.service.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentLinkResponse, toPaymentLinkResponse, UpdatePaymentLinkBody } from '../../schemas/payment-link.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -27,7 +27,7 @@ function toInput(b: Static<typeof UpdatePaymentLinkBody>): UpdatePaymentLinkInpu
  * Edits a subscription plan (`POST`, as ONE.lat clients update objects, and `PATCH`): the plan
  * moves to its next `version`; existing subscribers keep the terms they bought.
  */
-export const updatePaymentLinkRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const updatePaymentLinkRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { paymentLinks, currencies, publicUrl },
 ) => {

@@ -2,15 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PAYMENT_METHOD_TYPES } from '../../../domain/payment-methods/payment-method.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
+import type { Services } from '../../../services.ts';
 import { etagOf, sendCachedJson } from '../../plugins/etag.ts';
 import { errorResponses, StringEnum } from '../../schemas/common.ts';
 import { PaymentMethodResponse, toPaymentMethodResponse } from '../../schemas/payment-method.ts';
-import type { RouteDeps } from '../deps.ts';
 
 /** Distinct (mode, query) answers kept at most. */
 const MAX_KEPT_ANSWERS = 1_000;
 
-export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const listPaymentMethodsRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { paymentMethods, currencies },
 ) => {

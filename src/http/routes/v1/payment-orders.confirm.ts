@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { IdempotencyHeaders, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const confirmPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const confirmPaymentOrderRoute: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { orderMoves, currencies },
 ) => {

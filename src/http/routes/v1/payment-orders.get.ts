@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const getPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+export const getPaymentOrderRoute: FastifyPluginAsyncTypebox<Services> = async (app, { orders, currencies }) => {
   app.get(
     '/v1/payment_orders/:id',
     {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { PAYMENT_ORDER_STATUSES } from '../../../domain/payment-orders/payment-order.status.ts';
 import { parseRfc3339 } from '../../../domain/shared/clock.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -13,7 +14,6 @@ import {
   toPageResponse,
 } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
-import type { RouteDeps } from '../deps.ts';
 
 function time(name: string, value: string | undefined): number | undefined {
   if (value === undefined) {
@@ -26,7 +26,7 @@ function time(name: string, value: string | undefined): number | undefined {
   return ms;
 }
 
-export const listPaymentOrdersRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { orders, currencies }) => {
+export const listPaymentOrdersRoute: FastifyPluginAsyncTypebox<Services> = async (app, { orders, currencies }) => {
   app.get(
     '/v1/payment_orders',
     {

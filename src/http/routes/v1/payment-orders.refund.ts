@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { IdempotencyHeaders, Nullable, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
-import type { RouteDeps } from '../deps.ts';
 
-export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<RouteDeps> = async (
-  app,
-  { orderMoves, currencies },
-) => {
+export const refundPaymentOrderRoute: FastifyPluginAsyncTypebox<Services> = async (app, { orderMoves, currencies }) => {
   app.post(
     '/v1/payment_orders/:id/refunds',
     {

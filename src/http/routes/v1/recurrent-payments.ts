@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { RECURRENT_PAYMENT_STATUSES } from '../../../domain/subscriptions/recurrent-payment.status.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -12,12 +13,11 @@ import {
   writeErrorResponses,
 } from '../../schemas/common.ts';
 import { RecurrentPaymentResponse, toRecurrentPaymentResponse } from '../../schemas/recurrent-payment.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 /** Recurrent payments (subscription instances): read, list, cancel. */
-export const recurrentPaymentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const recurrentPaymentRoutes: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { subscriptions, currencies },
 ) => {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { mailboxPageUrl } from '../../../domain/notifications/mailbox-link.ts';
 import { toWireTime } from '../../../domain/shared/clock.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -12,7 +13,6 @@ import {
   StringEnum,
   toPageResponse,
 } from '../../schemas/common.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const forbidden = {
   403: { $ref: 'ErrorBody#', description: 'FORBIDDEN: test helpers need a test-mode key' },
@@ -39,7 +39,7 @@ const EmailResponse = Type.Object(
  * Test-mode helpers of subscriptions: the mailbox of what Cobro wrote to payers, and the signed
  * link of a subscription's payer page (the one its e-mails carry).
  */
-export const subscriptionTestHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
+export const subscriptionTestHelperRoutes: FastifyPluginAsyncTypebox<Services> = async (
   app,
   { mailbox, payerPortal, signer, publicUrl },
 ) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toWireTime } from '../../../domain/shared/clock.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import { Nullable, StringEnum, writeErrorResponses } from '../../schemas/common.ts';
 import { PaymentOrderResponse, toPaymentOrderResponse } from '../../schemas/payment-order.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const forbidden = {
   403: { $ref: 'ErrorBody#', description: 'FORBIDDEN: test helpers need a test-mode key' },
@@ -12,7 +12,7 @@ const forbidden = {
 const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 
 /** INTERFACE.md §9: test-mode helpers, driven through the same services as a payer or provider. */
-export const testHelperRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { testHelpers, currencies }) => {
+export const testHelperRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { testHelpers, currencies }) => {
   app.post(
     '/v1/test_helpers/checkout_preferences/:id/pay',
     {

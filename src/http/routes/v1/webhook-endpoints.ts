@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toWireTime } from '../../../domain/shared/clock.ts';
+import type { Services } from '../../../services.ts';
 import { sendJson } from '../../plugins/errors.ts';
 import {
   errorResponses,
@@ -13,14 +14,13 @@ import {
   writeErrorResponses,
 } from '../../schemas/common.ts';
 import { toWebhookEndpointResponse, WebhookEndpointResponse } from '../../schemas/webhook.ts';
-import type { RouteDeps } from '../deps.ts';
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const EventTypes = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 });
 const SecretAnswer = Type.Object({ secret: Type.String(), previous_secret_expires_at: Nullable(Type.String()) });
 
 /** Account-level webhook endpoints (INTERFACE.md §6): each gets every event, or the types it lists. */
-export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { webhooks }) => {
+export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { webhooks }) => {
   app.post(
     '/v1/webhook_endpoints',
     {

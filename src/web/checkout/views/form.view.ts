@@ -1,14 +1,14 @@
 import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
 import type { PaymentMethod } from '../../../domain/payment-methods/payment-method.ts';
-import type { AskedPayer, FieldErrors, FieldKey, FormValues } from '../form-input.ts';
-import { methodName } from '../format.ts';
-import type { SafeHtml } from '../html.ts';
-import { html } from '../html.ts';
-import type { LabelKey, Messages } from '../i18n.ts';
-import { FIELD_LABELS } from '../i18n.ts';
-import { CSRF_FIELD } from '../security.ts';
-import type { PageContext } from './layout.ts';
-import { layout, payableFactsOf, receiptOf, summary } from './layout.ts';
+import type { AskedPayer, FieldErrors, FieldKey, FormValues } from '../../kit/form-input.ts';
+import { methodName } from '../../kit/format.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
+import type { PageContext } from '../../kit/payer-layout.ts';
+import { layout, payableFactsOf, receiptOf, summary } from '../../kit/payer-layout.ts';
+import type { LabelKey, Messages } from '../../kit/payer-messages.ts';
+import { FIELD_LABELS } from '../../kit/payer-messages.ts';
+import { CSRF_FIELD } from '../../kit/security.ts';
 
 export type FormModel = {
   pref: CheckoutPreference;

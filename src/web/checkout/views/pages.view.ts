@@ -1,9 +1,9 @@
 import type { CheckoutPreference } from '../../../domain/checkout-preferences/checkout-preference.ts';
-import type { SafeHtml } from '../html.ts';
-import { html } from '../html.ts';
-import { CSRF_FIELD } from '../security.ts';
-import type { PageContext, Receipt } from './layout.ts';
-import { layout, payableFactsOf, receiptOf, summary } from './layout.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
+import type { PageContext, Receipt } from '../../kit/payer-layout.ts';
+import { layout, payableFactsOf, receiptOf, summary } from '../../kit/payer-layout.ts';
+import { CSRF_FIELD } from '../../kit/security.ts';
 
 /** An order that can still be paid: the only order page that shows who pays. */
 export type OrderPageModel = {

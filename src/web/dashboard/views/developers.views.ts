@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../../../domain/events/event.ts';
 import type { ApiKey } from '../../../domain/merchants/merchant.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../../domain/webhooks/webhook.ts';
-import type { SafeHtml } from '../../checkout/html.ts';
-import { html } from '../../checkout/html.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
 import { formatTime, t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 

@@ -1,6 +1,6 @@
 import type { Mode } from '../../../domain/merchants/merchant.ts';
-import type { SafeHtml } from '../../checkout/html.ts';
-import { html } from '../../checkout/html.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
 import { t as tr } from '../i18n.ts';
 

@@ -4,8 +4,8 @@ import type { PaymentMethodType } from '../../../domain/payment-methods/payment-
 import type { PaymentOrder } from '../../../domain/payment-orders/payment-order.ts';
 import type { Page } from '../../../domain/shared/page.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../../../domain/webhooks/webhook.ts';
-import type { SafeHtml } from '../../checkout/html.ts';
-import { html } from '../../checkout/html.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
 import { formatTime, t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 

@@ -1,8 +1,8 @@
 import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { BusinessProfile, ProfileField } from '../../../domain/merchants/merchant-profile.ts';
 import type { PaymentSettingsField, PaymentSettingsView } from '../../../domain/merchants/payment-settings.ts';
-import type { SafeHtml } from '../../checkout/html.ts';
-import { html } from '../../checkout/html.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 

@@ -6,8 +6,8 @@ import { INTERVAL_TYPES } from '../../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../../domain/subscriptions/recurrent-payment.status.ts';
 import { RECURRENT_PAYMENT_STATUSES } from '../../../domain/subscriptions/recurrent-payment.status.ts';
 import type { RecurrentPayment } from '../../../domain/subscriptions/recurrent-payment.ts';
-import type { SafeHtml } from '../../checkout/html.ts';
-import { html, trustedMarkup } from '../../checkout/html.ts';
+import type { SafeHtml } from '../../kit/html.ts';
+import { html, trustedMarkup } from '../../kit/html.ts';
 import { formatTime, t as tr } from '../i18n.ts';
 import { csrfField, problems } from './layout.ts';
 

@@ -1,6 +1,6 @@
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
-import type { Messages } from '../i18n.ts';
+import type { Messages } from '../payer-messages.ts';
 
 /** What a method panel gets besides the order's instructions. */
 export type PanelContext = {

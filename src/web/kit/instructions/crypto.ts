@@ -1,9 +1,9 @@
 import type { ChainProgress, PaymentInstructions } from '../../../domain/payment-orders/payment-order.ts';
 import { formatMinor, parseDecimal } from '../../../domain/shared/money.ts';
-import { qrSvg } from '../../../providers/shared/qr.ts';
 import type { SafeHtml } from '../html.ts';
 import { html, trustedMarkup } from '../html.ts';
-import type { Messages } from '../i18n.ts';
+import type { Messages } from '../payer-messages.ts';
+import { qrSvg } from '../qr.ts';
 import type { PanelContext } from './shared.ts';
 import { copyable } from './shared.ts';
 

@@ -1,9 +1,9 @@
 import type { PaymentInstructions } from '../../../domain/payment-orders/payment-order.ts';
 import { parseRfc3339 } from '../../../domain/shared/clock.ts';
-import { qrSvg } from '../../../providers/shared/qr.ts';
 import type { SafeHtml } from '../html.ts';
 import { html, trustedMarkup } from '../html.ts';
-import { formatDateTime } from '../i18n.ts';
+import { formatDateTime } from '../payer-messages.ts';
+import { qrSvg } from '../qr.ts';
 import type { PanelContext } from './shared.ts';
 import { copyable } from './shared.ts';
 

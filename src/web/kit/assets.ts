@@ -18,8 +18,8 @@ let loaded: { css: Asset; js: Asset } | null = null;
  */
 export function loadAssets(): { css: Asset; js: Asset } {
   loaded ??= {
-    css: load('checkout.css', 'css', 'text/css; charset=utf-8'),
-    js: load('checkout.js', 'js', 'text/javascript; charset=utf-8'),
+    css: load('payer.css', 'css', 'text/css; charset=utf-8'),
+    js: load('payer.js', 'js', 'text/javascript; charset=utf-8'),
   };
   return loaded;
 }

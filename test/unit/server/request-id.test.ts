@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { requestId, requestIdPrefix } from '../../../src/http/app.ts';
+import { requestId, requestIdPrefix } from '../../../src/server/server.ts';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -3,7 +3,7 @@ import { parseRfc3339 } from '../../../domain/shared/clock.ts';
 import { renderItfBarcodeSvg } from '../../../providers/cash/voucher.ts';
 import type { SafeHtml } from '../html.ts';
 import { html, trustedMarkup } from '../html.ts';
-import { formatDateTime } from '../i18n.ts';
+import { formatDateTime } from '../payer-messages.ts';
 import type { PanelContext } from './shared.ts';
 
 /** Cash voucher: the network, amount, due date, the reference to give the cashier and the barcode to scan. */

@@ -1,6 +1,6 @@
 import type { CheckoutPreference } from '../../domain/checkout-preferences/checkout-preference.ts';
 import type { AppError } from '../../domain/shared/errors.ts';
-import type { Messages } from './i18n.ts';
+import type { Messages } from './payer-messages.ts';
 import { CSRF_FIELD } from './security.ts';
 
 /** The form's fields, named as posted (and as element ids). */

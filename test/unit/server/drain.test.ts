@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { drainHttpServer } from '../../../src/http/drain.ts';
+import { drainHttpServer } from '../../../src/server/drain.ts';
 
 // The drain's promise is about the order of events, not about time: a request whose bytes
 // reached the server before the stop is answered however long the event loop is starved. Here

@@ -1,9 +1,9 @@
-import type { CheckoutPreference, Payer } from '../../../domain/checkout-preferences/checkout-preference.ts';
-import type { Payee } from '../brand.ts';
-import type { SafeHtml } from '../html.ts';
-import { html } from '../html.ts';
-import type { Messages } from '../i18n.ts';
-import { formatDateTime } from '../i18n.ts';
+import type { CheckoutPreference, Payer } from '../../domain/checkout-preferences/checkout-preference.ts';
+import type { Payee } from './brand.ts';
+import type { SafeHtml } from './html.ts';
+import { html } from './html.ts';
+import type { Messages } from './payer-messages.ts';
+import { formatDateTime } from './payer-messages.ts';
 
 /** What every page needs besides its own content. */
 export type PageContext = {

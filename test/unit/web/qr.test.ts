@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { create } from 'qrcode';
-import { qrPngDataUrl, qrSvg } from '../../../src/providers/shared/qr.ts';
+import { qrPngDataUrl, qrSvg } from '../../../src/web/kit/qr.ts';
 
 // The BR Code example from BACEN's "Manual de Padrões para Iniciação do Pix".
 const PIX_EXAMPLE =
