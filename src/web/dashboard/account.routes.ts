@@ -86,7 +86,7 @@ ${problems(extra.errors ?? [])}
         (s) =>
           html`<tr><td>${time(s.createdAt)}${s.idHash === ctx.active.session.idHash ? html` <span class="badge">${tr('this one')}</span>` : null}</td><td>${time(s.lastSeenAt)}</td><td>${s.ip}</td><td>${s.userAgent.slice(0, 80)}</td></tr>`,
       )}</tbody></table></div>
-<form method="post" action="${base}/settings/security/sessions/end-others">${csrfField(csrf)}<button type="submit" class="button--secondary">${ctx.m.signOutEverywhere}</button></form>
+<form method="post" action="${base}/settings/security/sessions/end-others">${csrfField(csrf)}<button type="submit" class="button--secondary">${ctx.m.t('Sign out everywhere')}</button></form>
 </section>`,
       extra.errors && extra.codes === undefined && !pending ? 400 : 200,
     );

@@ -32,8 +32,15 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
 
   scope.get('/dashboard/login', async (req, reply) => {
     const m = t.messagesOf(req);
-    const notice = (req.query as { done?: string }).done === 'reset' ? m.resetDone : null;
-    return t.sendPublic(req, reply, 200, m.signInTitle, signInForm(m, t.csrfToken(req, reply), '', [], notice));
+    const notice =
+      (req.query as { done?: string }).done === 'reset' ? m.t('Your password is changed. Sign in with it.') : null;
+    return t.sendPublic(
+      req,
+      reply,
+      200,
+      m.t('Sign in to your dashboard'),
+      signInForm(m, t.csrfToken(req, reply), '', [], notice),
+    );
   });
 
   scope.post('/dashboard/login', async (req, reply) => {
@@ -56,12 +63,16 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
         req,
         reply,
         result.kind === 'throttled' ? 429 : 401,
-        m.signInTitle,
+        m.t('Sign in to your dashboard'),
         signInForm(
           m,
           t.csrfToken(req, reply),
           email,
-          [result.kind === 'throttled' ? m.throttled : m.signInFailed],
+          [
+            result.kind === 'throttled'
+              ? m.t('Too many failed attempts. Wait a few minutes and try again.')
+              : m.t('The e-mail or the password is not right.'),
+          ],
           null,
         ),
       );
@@ -82,7 +93,13 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
     if (!pending || !(await auth.lookup(pending, 'PASSWORD'))) {
       return t.seeOther(reply, '/dashboard/login');
     }
-    return t.sendPublic(req, reply, 200, m.secondFactorTitle, secondFactorForm(m, t.csrfToken(req, reply), []));
+    return t.sendPublic(
+      req,
+      reply,
+      200,
+      m.t('Two-factor authentication'),
+      secondFactorForm(m, t.csrfToken(req, reply), []),
+    );
   });
 
   scope.post('/dashboard/login/code', async (req, reply) => {
@@ -105,8 +122,12 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
         req,
         reply,
         result.kind === 'throttled' ? 429 : 401,
-        m.secondFactorTitle,
-        secondFactorForm(m, t.csrfToken(req, reply), [result.kind === 'throttled' ? m.throttled : m.signInFailed]),
+        m.t('Two-factor authentication'),
+        secondFactorForm(m, t.csrfToken(req, reply), [
+          result.kind === 'throttled'
+            ? m.t('Too many failed attempts. Wait a few minutes and try again.')
+            : m.t('The e-mail or the password is not right.'),
+        ]),
       );
     }
     clearCookie(reply, PENDING_COOKIE, t.https);
@@ -146,7 +167,7 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
   scope.get('/dashboard/forgot', async (req, reply) => {
     const m = t.messagesOf(req);
     const sent = (req.query as { sent?: string }).sent === '1';
-    return t.sendPublic(req, reply, 200, m.resetTitle, forgotForm(m, t.csrfToken(req, reply), sent));
+    return t.sendPublic(req, reply, 200, m.t('Reset your password'), forgotForm(m, t.csrfToken(req, reply), sent));
   });
 
   scope.post('/dashboard/forgot', async (req, reply) => {
@@ -164,8 +185,11 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
       req,
       reply,
       404,
-      m.resetTitle,
-      messagePage(m.resetTitle, m.resetGone, { href: '/dashboard/forgot', label: m.forgotPassword }),
+      m.t('Reset your password'),
+      messagePage(m.t('Reset your password'), m.t('This link is unknown, used or expired. Ask for a new one.'), {
+        href: '/dashboard/forgot',
+        label: m.t('Forgot your password?'),
+      }),
     );
   };
 
@@ -174,7 +198,13 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
     if (!(await deps.dashboard.account.openReset(req.params.token))) {
       return resetGone(req, reply);
     }
-    return t.sendPublic(req, reply, 200, m.resetTitle, resetForm(m, t.csrfToken(req, reply), req.url, []));
+    return t.sendPublic(
+      req,
+      reply,
+      200,
+      m.t('Reset your password'),
+      resetForm(m, t.csrfToken(req, reply), req.url, []),
+    );
   });
 
   scope.post<{ Params: TokenParams }>('/dashboard/reset/:token', async (req, reply) => {
@@ -193,7 +223,7 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
           req,
           reply,
           400,
-          m.resetTitle,
+          m.t('Reset your password'),
           resetForm(m, t.csrfToken(req, reply), req.url, result.problems),
         );
       }
@@ -208,7 +238,17 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
 
   const invitationGone = (req: FastifyRequest, reply: Parameters<DashTools['seeOther']>[0]) => {
     const m = t.messagesOf(req);
-    return t.sendPublic(req, reply, 404, m.invitationTitle, messagePage(m.invitationTitle, m.invitationGone, null));
+    return t.sendPublic(
+      req,
+      reply,
+      404,
+      m.t('Join the dashboard'),
+      messagePage(
+        m.t('Join the dashboard'),
+        m.t('This invitation is unknown, used or expired. Ask the owner for a new one.'),
+        null,
+      ),
+    );
   };
 
   scope.get<{ Params: TokenParams }>('/dashboard/invitations/:token', async (req, reply) => {
@@ -221,7 +261,7 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
       req,
       reply,
       200,
-      m.invitationTitle,
+      m.t('Join the dashboard'),
       invitationForm(m, t.csrfToken(req, reply), req.url, inv, []),
     );
   });
@@ -254,7 +294,7 @@ export function registerAuthRoutes(scope: FastifyInstance, t: DashTools): void {
         req,
         reply,
         400,
-        m.invitationTitle,
+        m.t('Join the dashboard'),
         invitationForm(m, t.csrfToken(req, reply), req.url, inv, result.problems),
       );
     }

@@ -158,15 +158,20 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         req,
         reply,
         status,
-        m.dashboard,
-        messagePage(m.dashboard, text, { href: '/dashboard', label: m.home }),
+        m.t('Cobro dashboard'),
+        messagePage(m.t('Cobro dashboard'), text, { href: '/dashboard', label: m.t('Home') }),
       );
     };
 
     const checkCsrf: DashTools['checkCsrf'] = (req, reply) => {
       const token = formField(req.body, CSRF_FIELD);
       if (!csrf.check(req, CSRF_SCOPE, token === '' ? null : token)) {
-        errorPage(req, reply, 403, messagesOf(req).csrf);
+        errorPage(
+          req,
+          reply,
+          403,
+          messagesOf(req).t('This form has expired. Go back, reload the page and send it again.'),
+        );
         return false;
       }
       return true;
@@ -182,14 +187,14 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
           const next = req.url.startsWith('/dashboard') ? req.url : '/dashboard';
           seeOther(reply, `/dashboard/login?next=${encodeURIComponent(next)}`);
         } else {
-          errorPage(req, reply, 401, messagesOf(req).signInTitle);
+          errorPage(req, reply, 401, messagesOf(req).t('Sign in to your dashboard'));
         }
         return null;
       }
       const chosen = readCookie(req, MERCHANT_COOKIE);
       const membership = active.memberships.find((x) => x.merchantId === chosen) ?? active.memberships[0];
       if (!membership) {
-        errorPage(req, reply, 403, messagesOf(req).noMerchant);
+        errorPage(req, reply, 403, messagesOf(req).t('Your account does not belong to any merchant any more.'));
         return null;
       }
       // Every page needs the current merchant's name; the others only for the switcher.
@@ -234,7 +239,7 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         return null;
       }
       if (!ctx.can(action)) {
-        errorPage(req, reply, 403, ctx.m.forbidden);
+        errorPage(req, reply, 403, ctx.m.t('Your role does not allow this.'));
         return null;
       }
       return ctx;
@@ -242,7 +247,18 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
 
     const pageFor = (req: FastifyRequest, reply: FastifyReply, status: number, kind: ErrorPageKind) => {
       const m = messagesOf(req);
-      return errorPage(req, reply, status, status === 403 ? m.forbidden : m[kind]);
+      return errorPage(
+        req,
+        reply,
+        status,
+        status === 403
+          ? m.t('Your role does not allow this.')
+          : kind === 'notFound'
+            ? m.t('There is nothing here.')
+            : kind === 'badRequest'
+              ? m.t('This request could not be understood.')
+              : m.t('Something went wrong on our side. Nothing was changed; try again.'),
+      );
     };
     // The error handler of this scope; unknown paths get the same 404 page through a catch-all
     // (one not-found handler per prefix, and the checkout's already holds the root).

@@ -81,7 +81,7 @@ export function registerHomeRoutes(scope: FastifyInstance, t: DashTools, mode: M
       'home',
       'Home',
       html`<h1>Home</h1>
-${testOnly ? html`<p class="notice" role="status" data-test="test-only">${tr('This merchant has test keys only, so there is no live data yet.')} <a href="/dashboard/test">${ctx.m.viewTestData}</a>.</p>` : null}
+${testOnly ? html`<p class="notice" role="status" data-test="test-only">${tr('This merchant has test keys only, so there is no live data yet.')} <a href="/dashboard/test">${ctx.m.t('View test data')}</a>.</p>` : null}
 <form method="get" action="${base}" class="toolbar" aria-label="${tr('Range and currency')}">
 <div class="field"><label for="range">${tr('Range')}</label><select id="range" name="range">
 ${(Object.keys(RANGES) as RangeKey[]).map((k) => html`<option value="${k}"${k === rangeKey ? html` selected` : null}>${k === 'today' ? tr('Today') : tr('Last {days} days', { days: RANGES[k] })}</option>`)}

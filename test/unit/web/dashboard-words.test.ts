@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { dashboardMessages } from '../../../src/web/dashboard/i18n.ts';
+import type { DashboardText } from '../../../src/web/dashboard/words/index.ts';
 import { AREAS } from '../../../src/web/dashboard/words/index.ts';
 
 const ROOT = join(import.meta.dirname, '../../../src/web/dashboard');
@@ -84,6 +85,8 @@ describe('dashboard translations', () => {
     assert.equal(dashboardMessages('es').t('Last {days} days', { days: 7 }), 'Últimos 7 días');
     assert.equal(dashboardMessages('pt').t('Gross volume'), 'Volume bruto');
     assert.equal(dashboardMessages('en').t('Last {days} days', { days: 30 }), 'Last 30 days');
-    assert.equal(dashboardMessages('es').t('A text nobody translated'), 'A text nobody translated');
+    // Outside the typed words only by a cast: the fallback is for a table edited without a rebuild.
+    const untranslated = 'A text nobody translated' as DashboardText;
+    assert.equal(dashboardMessages('es').t(untranslated), 'A text nobody translated');
   });
 });

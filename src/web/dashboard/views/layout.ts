@@ -36,7 +36,7 @@ function documentHead(m: DashboardMessages, title: string, css: string, js: stri
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title} · ${m.dashboard}</title>
+<title>${title} · ${m.t('Cobro dashboard')}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${css}">
 <script type="module" src="${js}" nonce="${nonce}"></script>
@@ -49,8 +49,8 @@ export function shell(ctx: ShellContext, section: Section, title: string, body: 
   return html`<html lang="${m.htmlLang}">
 ${documentHead(m, title, ctx.assets.css, ctx.assets.js, ctx.nonce)}
 <body class="dashboard">
-<a class="skip-link" href="#main">${m.skipToContent}</a>
-${ctx.mode === 'test' ? html`<p class="test-banner" role="note" data-test="test-mode-banner">${m.testModeBanner}</p>` : null}
+<a class="skip-link" href="#main">${m.t('Skip to content')}</a>
+${ctx.mode === 'test' ? html`<p class="test-banner" role="note" data-test="test-mode-banner">${m.t('Test mode: these are test data. No real money moves.')}</p>` : null}
 <div class="dash">
 <header class="dash-top">
 <span class="dash-brand">${ctx.merchantName}</span>
@@ -85,12 +85,12 @@ ${
 <button type="submit" class="button--secondary">${tr('Switch')}</button></form>`
     : null
 }
-<p class="dash-mode"><a href="${ctx.otherModeHref}" data-test="mode-switch">${ctx.mode === 'test' ? m.viewLiveData : m.viewTestData}</a></p>
+<p class="dash-mode"><a href="${ctx.otherModeHref}" data-test="mode-switch">${ctx.mode === 'test' ? m.t('View live data') : m.t('View test data')}</a></p>
 <div class="dash-user">
-<p>${m.signedInAs} <strong>${ctx.userEmail}</strong> (${ctx.role})</p>
+<p>${m.t('Signed in as')} <strong>${ctx.userEmail}</strong> (${ctx.role})</p>
 <form method="post" action="/dashboard/logout">
 <input type="hidden" name="csrf_token" value="${ctx.csrfToken}">
-<button type="submit" class="link-button">${m.signOut}</button>
+<button type="submit" class="link-button">${m.t('Sign out')}</button>
 </form>
 </div>
 </nav>`;
@@ -106,7 +106,7 @@ export function publicPage(
 ${documentHead(ctx.m, title, ctx.assets.css, ctx.assets.js, ctx.nonce)}
 <body class="dashboard">
 <main id="main" class="page">
-<p class="dash-brand">${ctx.m.dashboard}</p>
+<p class="dash-brand">${ctx.m.t('Cobro dashboard')}</p>
 ${body}
 </main>
 </body>

@@ -1,6 +1,6 @@
 import type { Words } from './words.ts';
 
-export const developersWords: Words = {
+export const developersWords = {
   'API keys': { es: 'Claves de API', pt: 'Chaves de API' },
   'Webhook endpoints': { es: 'Endpoints de webhook', pt: 'Endpoints de webhook' },
   Events: { es: 'Eventos', pt: 'Eventos' },
@@ -213,4 +213,4 @@ export const developersWords: Words = {
   },
   'Event {type}': { es: 'Evento {type}', pt: 'Evento {type}' },
   'No response': { es: 'Sin respuesta', pt: 'Sem resposta' },
-};
+} satisfies Words;

@@ -1,6 +1,6 @@
 import type { Words } from './words.ts';
 
-export const homeWords: Words = {
+export const homeWords = {
   Card: { es: 'Tarjeta', pt: 'Cartão' },
   Crypto: { es: 'Cripto', pt: 'Cripto' },
   'Bank transfer': { es: 'Transferencia bancaria', pt: 'Transferência bancária' },
@@ -50,4 +50,4 @@ export const homeWords: Words = {
     es: 'No se crearon checkouts en este período.',
     pt: 'Nenhum checkout foi criado neste período.',
   },
-};
+} satisfies Words;

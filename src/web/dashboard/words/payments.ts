@@ -1,6 +1,6 @@
 import type { Words } from './words.ts';
 
-export const paymentsWords: Words = {
+export const paymentsWords = {
   'Payment lists': { es: 'Listas de pagos', pt: 'Listas de pagamentos' },
   'Payment orders': { es: 'Órdenes de pago', pt: 'Ordens de pagamento' },
   'Checkout preferences': { es: 'Preferencias de checkout', pt: 'Preferências de checkout' },
@@ -169,4 +169,4 @@ export const paymentsWords: Words = {
     es: 'Solo puedes confirmar una transferencia bancaria abierta.',
     pt: 'Só uma transferência bancária em aberto pode ser confirmada por você.',
   },
-};
+} satisfies Words;

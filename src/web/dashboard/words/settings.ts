@@ -1,7 +1,7 @@
 import type { Words } from './words.ts';
 
 /** Settings, and the frame, sign-in and account pages. */
-export const settingsWords: Words = {
+export const settingsWords = {
   'What payers see': { es: 'Lo que ven los pagadores', pt: 'O que os pagadores veem' },
   'Payment to': { es: 'Pago a', pt: 'Pagamento para' },
   'Support e-mail': { es: 'Correo de soporte', pt: 'E-mail de suporte' },
@@ -126,4 +126,4 @@ export const settingsWords: Words = {
     es: 'Los pagadores verán solo tu nombre en el checkout, en los correos y en los recibos.',
     pt: 'Os pagadores verão só o seu nome no checkout, nos e-mails e nos recibos.',
   },
-};
+} satisfies Words;

@@ -1,6 +1,6 @@
 import type { Words } from './words.ts';
 
-export const subscriptionsWords: Words = {
+export const subscriptionsWords = {
   'New plan': { es: 'Nuevo plan', pt: 'Novo plano' },
   'All subscribers': { es: 'Todos los suscriptores', pt: 'Todos os assinantes' },
   'Plans, newest first': { es: 'Planes, los más recientes primero', pt: 'Planos, os mais recentes primeiro' },
@@ -153,4 +153,4 @@ export const subscriptionsWords: Words = {
     pt: 'Não paga: {count} tentativas com falha',
   },
   'Not charged': { es: 'Sin cobrar', pt: 'Não cobrado' },
-};
+} satisfies Words;
