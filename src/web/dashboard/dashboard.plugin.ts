@@ -1,7 +1,5 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../domain/dashboard/audit.ts';
-import type { ActiveSession } from '../../domain/dashboard/dashboard-auth.service.ts';
 import type { Action } from '../../domain/dashboard/roles.ts';
 import { can } from '../../domain/dashboard/roles.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
@@ -18,10 +16,11 @@ import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
-import { registerHomeRoutes } from './home.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
+import { createDashRouter } from './router.ts';
+import { homeRoutes } from './routes/home.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
@@ -35,20 +34,9 @@ const FORM_BODY_LIMIT = 64 * 1024;
 /** Every dashboard form is bound to this scope in its CSRF token. */
 export const CSRF_SCOPE = 'dashboard';
 
-/** What a signed-in page knows about its request. */
-export type DashContext = {
-  active: ActiveSession;
-  merchantId: string;
-  merchantName: string;
-  /** Every merchant the user belongs to (the switcher shows when there are several). */
-  merchants: { id: string; name: string }[];
-  role: ActiveSession['memberships'][number]['role'];
-  mode: Mode;
-  base: string;
-  m: DashboardMessages;
-  actor: Actor;
-  can(action: Action): boolean;
-};
+import type { DashContext } from './router.ts';
+
+export type { DashContext };
 
 /** The tools every route group gets from the plugin. */
 export type DashTools = {
@@ -295,12 +283,22 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       authorize,
       seeOther,
     };
+    const router = createDashRouter(scope, {
+      services: deps,
+      messagesOf,
+      csrfToken,
+      checkCsrf,
+      openSession: requireSession,
+      sendForbidden: (req, reply, ctx) => errorPage(req, reply, 403, ctx.m.t('Your role does not allow this.')),
+      sendShell,
+      sendPublic,
+    });
+    homeRoutes(router);
     registerAuthRoutes(scope, tools);
     for (const [mode, base] of [
       ['live', '/dashboard'],
       ['test', '/dashboard/test'],
     ] as const) {
-      registerHomeRoutes(scope, tools, mode, base);
       registerAccountRoutes(scope, tools, mode, base);
       registerPaymentsRoutes(scope, tools, mode, base);
       registerSubscriptionRoutes(scope, tools, mode, base);
