@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { isDatabaseUnavailable } from '../../domain/shared/store-unavailable.ts';
 import type { ErrorCode } from '../../domain/shared/errors.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 

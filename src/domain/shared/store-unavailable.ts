@@ -6,6 +6,11 @@ const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
 
 /**
+ * Part of the unit of work's contract (unit-of-work.ts): an error for which this is true means
+ * the store could not be reached and nothing was committed. The API and the pages answer it with
+ * a 503 and a retry, not a 500. It reads only the error's shape (SQLSTATE or socket code, or
+ * node-postgres's message), so it needs no database code.
+ *
  * Whether an error means the database server could not be reached (it crashed, is restarting, or
  * the network to it is down) rather than that the statement was wrong. Such a failure is
  * temporary: the unit of work did not commit, and the same request may be retried.
