@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../domain/shared/store-unavailable.ts';
 import type { ErrorCode } from '../../domain/shared/errors.ts';
 import { AppError } from '../../domain/shared/errors.ts';
+import { isDatabaseUnavailable } from '../../domain/shared/store-unavailable.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../domain/shared/store-unavailable.ts';
 import { AppError } from '../../domain/shared/errors.ts';
+import { isDatabaseUnavailable } from '../../domain/shared/store-unavailable.ts';
 
 export type ErrorPageKind = 'error' | 'notFound' | 'badRequest';
 

@@ -1,6 +1,6 @@
 import type { PaymentInstructions } from '../../../domain/payment-orders/payment-order.ts';
 import { parseRfc3339 } from '../../../domain/shared/clock.ts';
-import { renderItfBarcodeSvg } from '../../../providers/cash/voucher.ts';
+import { renderItfBarcodeSvg } from '../barcode.ts';
 import type { SafeHtml } from '../html.ts';
 import { html, trustedMarkup } from '../html.ts';
 import { formatDateTime } from '../payer-messages.ts';
