@@ -11,13 +11,68 @@
 // Files that read their neighbours (the checkout and dashboard stylesheets and scripts) find
 // them through import.meta.url: in the bundle that is rewritten to the source file's own
 // address, relative to dist/, so dist/ must stay beside src/ (it is built in place).
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+//
+// With --if-changed nothing is built when dist/ is up to date (what `npm start` runs before
+// the server): dist/.build-stamp holds a hash of the path, size and modification time of every
+// input of the last build (each file esbuild read, every file under src/, package.json,
+// package-lock.json and this script), so an unchanged tree costs one stat per input.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'dist');
+const STAMP = join(OUT, '.build-stamp');
+const quiet = process.argv.includes('--quiet');
+
+/** Inputs that are not modules esbuild reads, relative to the root. */
+const FIXED_INPUTS = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
+
+async function filesUnder(dir) {
+  const entries = await readdir(join(ROOT, dir), { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      relative(ROOT, join(entry.parentPath ?? entry.path, entry.name))
+        .split('\\')
+        .join('/'),
+    );
+}
+
+/**
+ * A hash of each input's path, size and modification time (a missing file counts as one), and
+ * the newest of those times.
+ */
+async function inputsHash(modules) {
+  const paths = [...new Set([...modules, ...FIXED_INPUTS, ...(await filesUnder('src'))])].sort();
+  const hash = createHash('sha256');
+  let newest = 0;
+  for (const path of paths) {
+    const info = await stat(join(ROOT, path)).catch(() => null);
+    hash.update(`${path}\0${info ? `${info.size}\0${info.mtimeMs}` : 'missing'}\n`);
+    newest = Math.max(newest, info?.mtimeMs ?? 0);
+  }
+  return { hash: hash.digest('hex'), newest };
+}
+
+/** The stamp of the last build: the modules it read and the hash of all its inputs then. */
+async function readStamp() {
+  try {
+    const stamp = JSON.parse(await readFile(STAMP, 'utf8'));
+    return Array.isArray(stamp.modules) && typeof stamp.hash === 'string' ? stamp : null;
+  } catch {
+    return null;
+  }
+}
+
+if (process.argv.includes('--if-changed')) {
+  const stamp = await readStamp();
+  if (stamp && stamp.hash === (await inputsHash(stamp.modules)).hash) {
+    process.exit(0);
+  }
+}
 
 /** Entry points, one per process role, named as operators run them. */
 const entryPoints = {
@@ -45,6 +100,8 @@ const sourceAddress = {
 };
 
 const started = performance.now();
+const startedAt = Date.now();
+await rm(STAMP, { force: true });
 const result = await build({
   absWorkingDir: ROOT,
   entryPoints,
@@ -63,6 +120,7 @@ const result = await build({
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   write: false,
+  metafile: true,
   logLevel: 'warning',
   plugins: [sourceAddress],
 });
@@ -90,6 +148,13 @@ for (const name of await readdir(OUT)) {
     await rm(join(OUT, name), { force: true });
   }
 }
-if (!process.argv.includes('--quiet')) {
+// The modules the bundle was made of (the sources, and the dependencies an install changes).
+// No stamp when an input changed while the build ran: the next --if-changed builds again.
+const modules = Object.keys(result.metafile.inputs).filter((path) => !path.includes(':'));
+const inputs = await inputsHash(modules);
+if (inputs.newest < startedAt) {
+  await writeFile(STAMP, JSON.stringify({ hash: inputs.hash, modules }));
+}
+if (!quiet) {
   process.stdout.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
 }

@@ -36,7 +36,10 @@ node scripts/build.mjs --quiet
 export COBRO_DIST_BUILT=1
 
 # TAP for the whole run, then a closing list of the failed tests (scripts/test-failures-reporter.mjs).
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 \
+# --test-timeout bounds each test, suite and test file (a file that exceeds it is stopped and
+# reported by name; browser tests have tighter bounds of their own, test/e2e/support/browser.ts);
+# --test-force-exit ends a file's process once its tests are done, even if a handle stays open.
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 --test-force-exit \
   --test-reporter=tap --test-reporter-destination=stdout \
   --test-reporter=./scripts/test-failures-reporter.mjs --test-reporter-destination=stdout \
   "${files[@]}"

@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import { stripVTControlCharacters } from 'node:util';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { createPreference } from '../../support/builders.ts';
@@ -27,26 +28,115 @@ const ARGS = [
   '--no-first-run',
 ];
 
+/**
+ * The bounds of every browser wait. Playwright's own default for a launch is three minutes; a
+ * Chromium that has not started in 30 s (it starts in one or two, under load in a few) will not.
+ * Actions and navigations keep Playwright's 30 s default, set here on each context so no suite
+ * depends on it. A test whose pages are still busy `TEST_BOUND_MS` after its first context
+ * opened is stopped: its contexts close, so a call that has no timeout of its own (`content()`,
+ * `evaluate()`, a response's body) fails instead of waiting for ever.
+ */
+export const BROWSER_BOUNDS = {
+  launchMs: 30_000,
+  actionMs: 30_000,
+  navigationMs: 30_000,
+  testMs: 180_000,
+  closeMs: 15_000,
+} as const;
+
+/** Kills a process started in its own group (as Playwright starts browsers), or the process alone. */
+function killGroup(pid: number): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+      return;
+    } catch {
+      // Not a group leader, or already gone.
+    }
+  }
+}
+
+/**
+ * Starts Chromium within `timeoutMs`, or fails with what it printed: Playwright's call log holds
+ * the command line and the browser's stderr; the process is killed.
+ */
+export async function launchChromium(options: { executablePath?: string; timeoutMs?: number } = {}): Promise<Browser> {
+  const executablePath = options.executablePath ?? CHROMIUM_PATH;
+  const timeout = options.timeoutMs ?? BROWSER_BOUNDS.launchMs;
+  try {
+    return await chromium.launch({ executablePath, args: ARGS, headless: true, timeout });
+  } catch (error) {
+    // Playwright colours its call log for terminals; test output is a file.
+    const detail = stripVTControlCharacters(error instanceof Error ? error.message : String(error));
+    // Playwright tries a graceful close for another 30 s before it kills a browser that never
+    // answered; that process (and the test file's exit) need not wait for it.
+    const pid = Number(/<launched> pid=(\d+)/.exec(detail)?.[1]);
+    if (pid > 0) {
+      killGroup(pid);
+    }
+    throw new Error(`Chromium (${executablePath}) did not start within ${timeout} ms.\n${detail}`, { cause: error });
+  }
+}
+
+/** Resolves with `work`, or rejects after `ms` saying what did not finish. */
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** One browser per test file, launched on first use and closed by the file's `after` hook. */
 export class SharedBrowser {
   private browser: Promise<Browser> | null = null;
 
+  constructor(private readonly launch: () => Promise<Browser> = () => launchChromium()) {}
+
   get(): Promise<Browser> {
-    this.browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, headless: true });
+    this.browser ??= this.launch();
     return this.browser;
   }
 
-  /** A fresh context (own cookies) for one test, closed after it. */
+  /**
+   * A fresh context (own cookies) for one test, closed after it, with the bounds above. When
+   * the test outlives `BROWSER_BOUNDS.testMs`, stderr says which test and where its pages were,
+   * and the context is closed.
+   */
   async context(t: TestContext, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-    const context = await (await this.get()).newContext(options);
-    t.after(() => context.close());
+    const browser = await this.get();
+    const context = await within(BROWSER_BOUNDS.actionMs, 'opening a browser context', browser.newContext(options));
+    context.setDefaultTimeout(BROWSER_BOUNDS.actionMs);
+    context.setDefaultNavigationTimeout(BROWSER_BOUNDS.navigationMs);
+    const watchdog = setTimeout(() => {
+      const where = context.pages().map((page) => page.url());
+      process.stderr.write(
+        `browser test "${t.fullName || t.name}" still running after ${BROWSER_BOUNDS.testMs} ms; ` +
+          `its pages: ${where.join(', ') || '(none)'}; closing its browser context\n`,
+      );
+      void context.close().catch(() => undefined);
+    }, BROWSER_BOUNDS.testMs);
+    t.after(
+      async () => {
+        clearTimeout(watchdog);
+        await within(BROWSER_BOUNDS.closeMs, 'closing a browser context', context.close());
+      },
+      { timeout: BROWSER_BOUNDS.closeMs + 1_000 },
+    );
     return context;
   }
 
   async close(): Promise<void> {
-    if (this.browser) {
-      await (await this.browser).close();
-      this.browser = null;
+    const browser = this.browser;
+    this.browser = null;
+    // A browser that never started has nothing to close (its tests already failed saying why).
+    const started = await browser?.catch(() => null);
+    if (started) {
+      await within(BROWSER_BOUNDS.closeMs, 'closing Chromium', started.close());
     }
   }
 }
