@@ -21,9 +21,10 @@ import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { createDashRouter } from './router.ts';
 import { homeRoutes } from './routes/home.routes.ts';
+import { paymentLinksRoutes } from './routes/payment-links.routes.ts';
+import { recurrentPaymentsRoutes } from './routes/recurrent-payments.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
-import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
 import { messagePage } from './views/auth.views.ts';
 import type { Section, ShellContext } from './views/layout.ts';
 import { publicPage, shell } from './views/layout.ts';
@@ -294,6 +295,8 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       sendPublic,
     });
     homeRoutes(router);
+    paymentLinksRoutes(router);
+    recurrentPaymentsRoutes(router);
     registerAuthRoutes(scope, tools);
     for (const [mode, base] of [
       ['live', '/dashboard'],
@@ -301,7 +304,6 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     ] as const) {
       registerAccountRoutes(scope, tools, mode, base);
       registerPaymentsRoutes(scope, tools, mode, base);
-      registerSubscriptionRoutes(scope, tools, mode, base);
       registerSettingsRoutes(scope, tools, mode, base);
       registerDevelopersRoutes(scope, tools, mode, base);
     }
