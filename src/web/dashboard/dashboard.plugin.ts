@@ -18,10 +18,11 @@ import { registerAuthRoutes } from './auth.routes.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
-import { registerPaymentsRoutes } from './payments.routes.ts';
 import { createDashRouter } from './router.ts';
+import { checkoutPreferencesRoutes } from './routes/checkout-preferences.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
 import { paymentLinksRoutes } from './routes/payment-links.routes.ts';
+import { paymentOrdersRoutes } from './routes/payment-orders.routes.ts';
 import { recurrentPaymentsRoutes } from './routes/recurrent-payments.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
@@ -297,13 +298,14 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     homeRoutes(router);
     paymentLinksRoutes(router);
     recurrentPaymentsRoutes(router);
+    paymentOrdersRoutes(router);
+    checkoutPreferencesRoutes(router);
     registerAuthRoutes(scope, tools);
     for (const [mode, base] of [
       ['live', '/dashboard'],
       ['test', '/dashboard/test'],
     ] as const) {
       registerAccountRoutes(scope, tools, mode, base);
-      registerPaymentsRoutes(scope, tools, mode, base);
       registerSettingsRoutes(scope, tools, mode, base);
       registerDevelopersRoutes(scope, tools, mode, base);
     }
