@@ -9,21 +9,13 @@ import { formField } from '../kit/form-input.ts';
 import { callerOf } from './caller.ts';
 import type { DashContext, DashTools } from './dashboard.plugin.ts';
 import { t as tr } from './i18n.ts';
-import type { EndpointFormValues, KeyRow } from './views/developers.views.ts';
-import {
-  developersIndexPage,
-  endpointFormPage,
-  endpointListPage,
-  endpointPage,
-  eventListPage,
-  eventPage,
-  keyCreatedPage,
-  keyListPage,
-  keyPrefix,
-  keyRevokePage,
-  secretShownPage,
-} from './views/developers.views.ts';
+import type { KeyRow } from './views/api-keys.views.ts';
+import { keyCreatedPage, keyListPage, keyPrefix, keyRevokePage } from './views/api-keys.views.ts';
+import { developersIndexPage } from './views/developers.views.ts';
+import { eventListPage, eventPage } from './views/events.views.ts';
 import { confirmStep } from './views/layout.ts';
+import type { EndpointFormValues } from './views/webhook-endpoints.views.ts';
+import { endpointFormPage, endpointListPage, endpointPage, secretShownPage } from './views/webhook-endpoints.views.ts';
 
 const PAGE_SIZE = 50;
 /** The endpoint page's "recent deliveries". */
