@@ -15,12 +15,16 @@ import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from 
 import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
-import { registerDevelopersRoutes } from './developers.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { createDashRouter } from './router.ts';
+import { apiKeysRoutes } from './routes/api-keys.routes.ts';
+import { developersRoutes } from './routes/developers.routes.ts';
+import { eventsRoutes } from './routes/events.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
+import { webhookEndpointsRoutes } from './routes/webhook-endpoints.routes.ts';
+import { webhookSettingsRoutes } from './routes/webhook-settings.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
@@ -294,6 +298,11 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       sendPublic,
     });
     homeRoutes(router);
+    developersRoutes(router);
+    apiKeysRoutes(router);
+    webhookEndpointsRoutes(router);
+    webhookSettingsRoutes(router);
+    eventsRoutes(router);
     registerAuthRoutes(scope, tools);
     for (const [mode, base] of [
       ['live', '/dashboard'],
@@ -303,7 +312,6 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       registerPaymentsRoutes(scope, tools, mode, base);
       registerSubscriptionRoutes(scope, tools, mode, base);
       registerSettingsRoutes(scope, tools, mode, base);
-      registerDevelopersRoutes(scope, tools, mode, base);
     }
   });
 };
