@@ -15,15 +15,19 @@ import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from 
 import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
-import { registerDevelopersRoutes } from './developers.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { createDashRouter } from './router.ts';
+import { apiKeysRoutes } from './routes/api-keys.routes.ts';
 import { checkoutPreferencesRoutes } from './routes/checkout-preferences.routes.ts';
+import { developersRoutes } from './routes/developers.routes.ts';
+import { eventsRoutes } from './routes/events.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
 import { paymentLinksRoutes } from './routes/payment-links.routes.ts';
 import { paymentOrdersRoutes } from './routes/payment-orders.routes.ts';
 import { recurrentPaymentsRoutes } from './routes/recurrent-payments.routes.ts';
+import { webhookEndpointsRoutes } from './routes/webhook-endpoints.routes.ts';
+import { webhookSettingsRoutes } from './routes/webhook-settings.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
 import { messagePage } from './views/auth.views.ts';
@@ -300,6 +304,11 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     recurrentPaymentsRoutes(router);
     paymentOrdersRoutes(router);
     checkoutPreferencesRoutes(router);
+    developersRoutes(router);
+    apiKeysRoutes(router);
+    webhookEndpointsRoutes(router);
+    webhookSettingsRoutes(router);
+    eventsRoutes(router);
     registerAuthRoutes(scope, tools);
     for (const [mode, base] of [
       ['live', '/dashboard'],
@@ -307,7 +316,6 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     ] as const) {
       registerAccountRoutes(scope, tools, mode, base);
       registerSettingsRoutes(scope, tools, mode, base);
-      registerDevelopersRoutes(scope, tools, mode, base);
     }
   });
 };
