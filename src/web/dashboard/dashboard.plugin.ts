@@ -14,13 +14,15 @@ import { negotiateLocale } from '../kit/locale.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
 import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
-import { registerAuthRoutes } from './auth.routes.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { createDashRouter } from './router.ts';
 import { homeRoutes } from './routes/home.routes.ts';
+import { invitationsRoutes } from './routes/invitations.routes.ts';
+import { passwordResetRoutes } from './routes/password-reset.routes.ts';
+import { signInRoutes } from './routes/sign-in.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
@@ -285,6 +287,7 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     };
     const router = createDashRouter(scope, {
       services: deps,
+      https,
       messagesOf,
       csrfToken,
       checkCsrf,
@@ -294,7 +297,9 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       sendPublic,
     });
     homeRoutes(router);
-    registerAuthRoutes(scope, tools);
+    signInRoutes(router);
+    passwordResetRoutes(router);
+    invitationsRoutes(router);
     for (const [mode, base] of [
       ['live', '/dashboard'],
       ['test', '/dashboard/test'],

@@ -49,6 +49,8 @@ export type PublicRequest<G extends RouteGenericInterface = RouteGenericInterfac
   reply: FastifyReply;
   services: Services;
   m: DashboardMessages;
+  /** PUBLIC_URL is https: the session cookies this page sets are Secure. */
+  https: boolean;
   /** Answers with `body` in the frame for people who are not signed in. */
   render(title: string, body: SafeHtml, status?: number): FastifyReply;
   redirect(location: string): FastifyReply;
@@ -92,6 +94,7 @@ export type DashRouter = {
 /** The plugin's own means, which the router turns into the checks above. */
 export type RouterMeans = {
   services: Services;
+  https: boolean;
   messagesOf(req: FastifyRequest): DashboardMessages;
   csrfToken(req: FastifyRequest, reply: FastifyReply): string;
   /** Same origin and this browser's token; on failure the 403 page is sent and false returned. */
@@ -143,6 +146,7 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
     reply,
     services,
     m: means.messagesOf(req),
+    https: means.https,
     render: (title, body, status = 200) => means.sendPublic(req, reply, status, title, body),
     redirect: (location) => seeOther(reply, location),
     csrfToken: () => means.csrfToken(req, reply),
