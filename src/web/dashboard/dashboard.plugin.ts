@@ -12,19 +12,22 @@ import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
 import { negotiateLocale } from '../kit/locale.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
-import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
 import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { createDashRouter } from './router.ts';
+import { accountRoutes } from './routes/account.routes.ts';
+import { auditLogRoutes } from './routes/audit-log.routes.ts';
+import { businessProfileRoutes } from './routes/business-profile.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
 import { invitationsRoutes } from './routes/invitations.routes.ts';
 import { passwordResetRoutes } from './routes/password-reset.routes.ts';
+import { settingsRoutes } from './routes/settings.routes.ts';
 import { signInRoutes } from './routes/sign-in.routes.ts';
+import { teamRoutes } from './routes/team.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
-import { registerSettingsRoutes } from './settings.routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
 import { messagePage } from './views/auth.views.ts';
 import type { Section, ShellContext } from './views/layout.ts';
@@ -300,14 +303,17 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     signInRoutes(router);
     passwordResetRoutes(router);
     invitationsRoutes(router);
+    accountRoutes(router);
+    teamRoutes(router);
+    auditLogRoutes(router);
+    settingsRoutes(router);
+    businessProfileRoutes(router);
     for (const [mode, base] of [
       ['live', '/dashboard'],
       ['test', '/dashboard/test'],
     ] as const) {
-      registerAccountRoutes(scope, tools, mode, base);
       registerPaymentsRoutes(scope, tools, mode, base);
       registerSubscriptionRoutes(scope, tools, mode, base);
-      registerSettingsRoutes(scope, tools, mode, base);
       registerDevelopersRoutes(scope, tools, mode, base);
     }
   });

@@ -89,6 +89,11 @@ export type DashRouter = {
   publicPage<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
   /** A POST for anyone: same origin and CSRF token checked (an absolute path under /dashboard). */
   publicAction<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
+  /**
+   * Routes in an encapsulated scope of their own, which `setup` prepares first (a body parser
+   * or a hook only these routes have), declared through the same router.
+   */
+  within(setup: (scope: FastifyInstance) => Promise<void>, routes: (r: DashRouter) => void): void;
 };
 
 /** The plugin's own means, which the router turns into the checks above. */
@@ -193,6 +198,12 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
           return reply;
         }
         return handler(anyone(req as FastifyRequest<G>, reply));
+      });
+    },
+    within(setup, routes) {
+      void scope.register(async (child) => {
+        await setup(child);
+        routes(createDashRouter(child, means));
       });
     },
   };
