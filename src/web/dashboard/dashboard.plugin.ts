@@ -1,9 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Action } from '../../domain/dashboard/roles.ts';
 import { can } from '../../domain/dashboard/roles.ts';
-import type { Mode } from '../../domain/merchants/merchant.ts';
-import { AppError } from '../../domain/shared/errors.ts';
 import type { Services } from '../../services.ts';
 import type { ErrorPageKind } from '../kit/error-pages.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
@@ -12,26 +9,31 @@ import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
 import { negotiateLocale } from '../kit/locale.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
-import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
-import { registerAuthRoutes } from './auth.routes.ts';
-import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
+import type { RouterMeans } from './router.ts';
 import { createDashRouter } from './router.ts';
+import { accountRoutes } from './routes/account.routes.ts';
 import { apiKeysRoutes } from './routes/api-keys.routes.ts';
+import { auditLogRoutes } from './routes/audit-log.routes.ts';
+import { businessProfileRoutes } from './routes/business-profile.routes.ts';
 import { checkoutPreferencesRoutes } from './routes/checkout-preferences.routes.ts';
 import { developersRoutes } from './routes/developers.routes.ts';
 import { eventsRoutes } from './routes/events.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
+import { invitationsRoutes } from './routes/invitations.routes.ts';
+import { passwordResetRoutes } from './routes/password-reset.routes.ts';
 import { paymentLinksRoutes } from './routes/payment-links.routes.ts';
 import { paymentOrdersRoutes } from './routes/payment-orders.routes.ts';
 import { recurrentPaymentsRoutes } from './routes/recurrent-payments.routes.ts';
+import { settingsRoutes } from './routes/settings.routes.ts';
+import { signInRoutes } from './routes/sign-in.routes.ts';
+import { teamRoutes } from './routes/team.routes.ts';
 import { webhookEndpointsRoutes } from './routes/webhook-endpoints.routes.ts';
 import { webhookSettingsRoutes } from './routes/webhook-settings.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
-import { registerSettingsRoutes } from './settings.routes.ts';
 import { messagePage } from './views/auth.views.ts';
-import type { Section, ShellContext } from './views/layout.ts';
+import type { ShellContext } from './views/layout.ts';
 import { publicPage, shell } from './views/layout.ts';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -39,49 +41,6 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 const FORM_BODY_LIMIT = 64 * 1024;
 /** Every dashboard form is bound to this scope in its CSRF token. */
 export const CSRF_SCOPE = 'dashboard';
-
-import type { DashContext } from './router.ts';
-
-export type { DashContext };
-
-/** The tools every route group gets from the plugin. */
-export type DashTools = {
-  deps: Services;
-  https: boolean;
-  messagesOf(req: FastifyRequest): DashboardMessages;
-  csrfToken(req: FastifyRequest, reply: FastifyReply): string;
-  /** Same origin and this browser's token; on failure a 403 page is sent and false returned. */
-  checkCsrf(req: FastifyRequest, reply: FastifyReply): boolean;
-  sendPublic(req: FastifyRequest, reply: FastifyReply, status: number, title: string, body: SafeHtml): FastifyReply;
-  sendShell(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    ctx: DashContext,
-    section: Section,
-    title: string,
-    body: SafeHtml,
-    status?: number,
-  ): FastifyReply;
-  /** The signed-in context, or null after sending the sign-in redirect (GET) or a 401 page (POST). */
-  requireSession(req: FastifyRequest, reply: FastifyReply, mode: Mode, base: string): Promise<DashContext | null>;
-  /** For a page that only a role with `action` may see (a form, a confirmation step): 403 otherwise. */
-  requirePermission(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    mode: Mode,
-    base: string,
-    action: Action,
-  ): Promise<DashContext | null>;
-  /** For a POST: session, CSRF and the role's permission; null once an error page is sent. */
-  authorize(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    mode: Mode,
-    base: string,
-    action: Action,
-  ): Promise<DashContext | null>;
-  seeOther(reply: FastifyReply, location: string): FastifyReply;
-};
 
 /**
  * The merchant dashboard, `/dashboard` (live data) and `/dashboard/test` (test data): server
@@ -114,7 +73,7 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       return reply.code(status).header('content-type', HTML_TYPE).send(toDocument(page));
     };
 
-    const sendPublic: DashTools['sendPublic'] = (req, reply, status, title, body) =>
+    const sendPublic: RouterMeans['sendPublic'] = (req, reply, status, title, body) =>
       send(
         req,
         reply,
@@ -122,9 +81,9 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         publicPage({ m: messagesOf(req), nonce: nonceOf(req), assets: assetPaths }, title, body),
       );
 
-    const csrfToken: DashTools['csrfToken'] = (req, reply) => csrf.tokenFor(req, reply, CSRF_SCOPE);
+    const csrfToken: RouterMeans['csrfToken'] = (req, reply) => csrf.tokenFor(req, reply, CSRF_SCOPE);
 
-    const sendShell: DashTools['sendShell'] = (req, reply, ctx, section, title, body, status = 200) => {
+    const sendShell: RouterMeans['sendShell'] = (req, reply, ctx, section, title, body, status) => {
       const path = req.url.split('?')[0] ?? ctx.base;
       const rest = path.startsWith(ctx.base) ? path.slice(ctx.base.length) : '';
       const otherBase = ctx.mode === 'test' ? '/dashboard' : '/dashboard/test';
@@ -157,7 +116,7 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       );
     };
 
-    const checkCsrf: DashTools['checkCsrf'] = (req, reply) => {
+    const checkCsrf: RouterMeans['checkCsrf'] = (req, reply) => {
       const token = formField(req.body, CSRF_FIELD);
       if (!csrf.check(req, CSRF_SCOPE, token === '' ? null : token)) {
         errorPage(
@@ -171,15 +130,16 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       return true;
     };
 
-    const seeOther: DashTools['seeOther'] = (reply, location) => reply.code(303).header('location', location).send();
-
-    const requireSession: DashTools['requireSession'] = async (req, reply, mode, base) => {
+    const openSession: RouterMeans['openSession'] = async (req, reply, mode, base) => {
       const token = readCookie(req, SESSION_COOKIE);
       const active = token ? await deps.dashboard.auth.lookup(token) : null;
       if (!active) {
         if (req.method === 'GET') {
           const next = req.url.startsWith('/dashboard') ? req.url : '/dashboard';
-          seeOther(reply, `/dashboard/login?next=${encodeURIComponent(next)}`);
+          reply
+            .code(303)
+            .header('location', `/dashboard/login?next=${encodeURIComponent(next)}`)
+            .send();
         } else {
           errorPage(req, reply, 401, messagesOf(req).t('Sign in to your dashboard'));
         }
@@ -212,31 +172,6 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         actor: { userId: active.user.id, label: active.user.email, ip: req.ip },
         can: (action) => can(membership.role, action),
       };
-    };
-
-    const requirePermission: DashTools['requirePermission'] = async (req, reply, mode, base, action) => {
-      const ctx = await requireSession(req, reply, mode, base);
-
-      if (ctx && !ctx.can(action)) {
-        throw new AppError('FORBIDDEN', ['your role does not allow this']);
-      }
-
-      return ctx;
-    };
-
-    const authorize: DashTools['authorize'] = async (req, reply, mode, base, action) => {
-      if (!checkCsrf(req, reply)) {
-        return null;
-      }
-      const ctx = await requireSession(req, reply, mode, base);
-      if (!ctx) {
-        return null;
-      }
-      if (!ctx.can(action)) {
-        errorPage(req, reply, 403, ctx.m.t('Your role does not allow this.'));
-        return null;
-      }
-      return ctx;
     };
 
     const pageFor = (req: FastifyRequest, reply: FastifyReply, status: number, kind: ErrorPageKind) => {
@@ -276,25 +211,13 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         .send(assets.js.body),
     );
 
-    const tools: DashTools = {
-      deps,
+    const router = createDashRouter(scope, {
+      services: deps,
       https,
       messagesOf,
       csrfToken,
       checkCsrf,
-      sendPublic,
-      sendShell,
-      requireSession,
-      requirePermission,
-      authorize,
-      seeOther,
-    };
-    const router = createDashRouter(scope, {
-      services: deps,
-      messagesOf,
-      csrfToken,
-      checkCsrf,
-      openSession: requireSession,
+      openSession,
       sendForbidden: (req, reply, ctx) => errorPage(req, reply, 403, ctx.m.t('Your role does not allow this.')),
       sendShell,
       sendPublic,
@@ -309,13 +232,13 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
     webhookEndpointsRoutes(router);
     webhookSettingsRoutes(router);
     eventsRoutes(router);
-    registerAuthRoutes(scope, tools);
-    for (const [mode, base] of [
-      ['live', '/dashboard'],
-      ['test', '/dashboard/test'],
-    ] as const) {
-      registerAccountRoutes(scope, tools, mode, base);
-      registerSettingsRoutes(scope, tools, mode, base);
-    }
+    signInRoutes(router);
+    passwordResetRoutes(router);
+    invitationsRoutes(router);
+    accountRoutes(router);
+    teamRoutes(router);
+    auditLogRoutes(router);
+    settingsRoutes(router);
+    businessProfileRoutes(router);
   });
 };

@@ -49,6 +49,8 @@ export type PublicRequest<G extends RouteGenericInterface = RouteGenericInterfac
   reply: FastifyReply;
   services: Services;
   m: DashboardMessages;
+  /** PUBLIC_URL is https: the session cookies this page sets are Secure. */
+  https: boolean;
   /** Answers with `body` in the frame for people who are not signed in. */
   render(title: string, body: SafeHtml, status?: number): FastifyReply;
   redirect(location: string): FastifyReply;
@@ -87,11 +89,17 @@ export type DashRouter = {
   publicPage<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
   /** A POST for anyone: same origin and CSRF token checked (an absolute path under /dashboard). */
   publicAction<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
+  /**
+   * Routes in an encapsulated scope of their own, which `setup` prepares first (a body parser
+   * or a hook only these routes have), declared through the same router.
+   */
+  within(setup: (scope: FastifyInstance) => Promise<void>, routes: (r: DashRouter) => void): void;
 };
 
 /** The plugin's own means, which the router turns into the checks above. */
 export type RouterMeans = {
   services: Services;
+  https: boolean;
   messagesOf(req: FastifyRequest): DashboardMessages;
   csrfToken(req: FastifyRequest, reply: FastifyReply): string;
   /** Same origin and this browser's token; on failure the 403 page is sent and false returned. */
@@ -143,6 +151,7 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
     reply,
     services,
     m: means.messagesOf(req),
+    https: means.https,
     render: (title, body, status = 200) => means.sendPublic(req, reply, status, title, body),
     redirect: (location) => seeOther(reply, location),
     csrfToken: () => means.csrfToken(req, reply),
@@ -189,6 +198,12 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
           return reply;
         }
         return handler(anyone(req as FastifyRequest<G>, reply));
+      });
+    },
+    within(setup, routes) {
+      void scope.register(async (child) => {
+        await setup(child);
+        routes(createDashRouter(child, means));
       });
     },
   };

@@ -1,5 +1,5 @@
 import type { Mode } from '../../../domain/merchants/merchant.ts';
-import type { BusinessProfile, ProfileField } from '../../../domain/merchants/merchant-profile.ts';
+import type { BusinessProfile, FieldProblem, ProfileField } from '../../../domain/merchants/merchant-profile.ts';
 import type { PaymentSettingsField, PaymentSettingsView } from '../../../domain/merchants/payment-settings.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
@@ -9,7 +9,16 @@ import { csrfField, problems } from './layout.ts';
 /** Sizes the logo form states; the checks themselves are in domain/merchants/logo-image.ts. */
 export const LOGO_LIMITS_TEXT = 'PNG or JPEG, at most 256 KB and 2048 × 2048 pixels.';
 
-type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
+export type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
+
+/** The checks' problems as the forms show them: each field's messages beside it. */
+export function fieldErrors<F extends string>(list: readonly FieldProblem<F>[]): FieldErrors<F> {
+  const errors: FieldErrors<F> = {};
+  for (const problem of list) {
+    errors[problem.field] = [...(errors[problem.field] ?? []), problem.message];
+  }
+  return errors;
+}
 
 /** A labelled text input with its hint and error, as the other dashboard forms write them. */
 function textField<F extends string>(
