@@ -1,18 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import pino from 'pino';
-import type { Config, EvmNetwork } from './config/config.ts';
-import { ConfigError } from './config/config.ts';
+import type { Config } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
-import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
-import { applyRatesFile } from './domain/currencies/rates-file.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
@@ -60,13 +54,6 @@ import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
-import { EsploraWatcher, LiveChains } from './providers/crypto-onchain/chain-watchers.ts';
-import type { EvmNetworkTokens } from './providers/crypto-onchain/crypto-onchain.provider.ts';
-import { MAINNET_TOKENS } from './providers/crypto-onchain/crypto-onchain.provider.ts';
-import { EsploraClient } from './providers/crypto-onchain/esplora.ts';
-import { EvmRpcClient } from './providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore } from './providers/crypto-onchain/evm-watcher.ts';
-import { EvmWatcher } from './providers/crypto-onchain/evm-watcher.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
 import { paymentKeyChecks } from './providers/payment-key-checks.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -76,6 +63,11 @@ import type { AddressPolicy } from './providers/webhooks/address-policy.ts';
 import { webhookUrlProblem } from './providers/webhooks/address-policy.ts';
 import type { Connector, Resolver } from './providers/webhooks/http-sender.ts';
 import { createWebhookSender } from './providers/webhooks/http-sender.ts';
+import { evmNetworks, liveChains, requiredConfirmations } from './wiring/chain-sources.ts';
+import { checkDurability } from './wiring/durability-check.ts';
+import { defaultLogger } from './wiring/logging.ts';
+import { loadCurrencies } from './wiring/rates-file.ts';
+import { loadSecretsKey } from './wiring/secrets-key.ts';
 
 export type Cobro = {
   app: FastifyInstance;
@@ -106,190 +98,15 @@ export type CobroOverrides = {
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
 
-/** The EVM networks' chain ids and token contracts: mainnet's, with the operator's overrides. */
-function evmNetworks(config: Config): Record<string, EvmNetworkTokens> {
-  const out: Record<string, EvmNetworkTokens> = {};
-  for (const [network, mainnet] of Object.entries(MAINNET_TOKENS)) {
-    const given = config.chains.evm[network as EvmNetwork];
-    out[network] = {
-      chainId: given?.chainId ?? mainnet.chainId,
-      contracts: { ...mainnet.contracts, ...given?.tokens },
-    };
-  }
-  return out;
-}
-
-/** Live mode's chain sources, from the operator's settings (never from a request). */
-function liveChains(
-  config: Config,
-  networks: Record<string, EvmNetworkTokens>,
-  store: ChainScanStore,
-  decimalsOf: (currency: string) => number,
-  logger: Logger,
-): LiveChains {
-  const { bitcoinEsploraUrl, pollMs, timeoutMs } = config.chains;
-  const sources: Record<string, EsploraWatcher | EvmWatcher> = {};
-  if (bitcoinEsploraUrl) {
-    sources.bitcoin = new EsploraWatcher(new EsploraClient({ baseUrl: bitcoinEsploraUrl, timeoutMs }), {
-      now: () => Date.now(),
-      pollMs,
-    });
-  }
-  for (const [network, given] of Object.entries(config.chains.evm)) {
-    const tokens = networks[network];
-    if (given.rpcUrl && tokens) {
-      sources[network] = new EvmWatcher(new EvmRpcClient({ url: given.rpcUrl, timeoutMs }), store, {
-        network,
-        chainId: tokens.chainId,
-        tokens: Object.fromEntries(Object.entries(tokens.contracts).map(([c, a]) => [c, a.toLowerCase()])),
-        decimalsOf,
-        // The next poll after a first failure, then twice as long each time, up to 10 minutes.
-        backoffMs: (failures) => Math.min(pollMs * 2 ** (failures - 1) - pollMs / 2, 10 * 60_000),
-        onReorg: (fork, from) =>
-          logger.warn({ network, fork, from }, 'chain reorganised: transfers above the fork are scanned again'),
-      });
-    }
-  }
-  return new LiveChains(sources);
-}
-
-export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
-  if (!config.ratesFile) {
-    return new CurrencyTable(DEFAULT_CURRENCIES);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(config.ratesFile, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`RATES_FILE ${config.ratesFile} could not be read as JSON: ${(error as Error).message}`);
-  }
-  try {
-    return new CurrencyTable(applyRatesFile(parsed));
-  } catch (error) {
-    throw new ConfigError(`RATES_FILE ${config.ratesFile}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The key sealing webhook secrets: SECRETS_KEY, or a key file created on first start beside the
- * SQLite database (or in ./data for PostgreSQL). Several instances on one PostgreSQL must share
- * SECRETS_KEY.
- */
-function loadSecretsKey(config: Config): Buffer {
-  if (config.secretsKey) {
-    return config.secretsKey;
-  }
-  const dir = config.databaseUrl.startsWith('sqlite:') ? dirname(config.databaseUrl.slice('sqlite:'.length)) : './data';
-  const file = join(dir, 'cobro-secrets.key');
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  }
-  chmodSync(file, 0o600);
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) {
-    throw new ConfigError(`${file} must hold 32 bytes in base64`);
-  }
-  return key;
-}
-
-/** Warns once, loudly, when the database is set up so that an acknowledged payment could be lost. */
-async function checkDurability(database: OpenDatabase, logger: Logger): Promise<void> {
-  const settings = await database.durability();
-  const safe =
-    database.kind === 'sqlite'
-      ? settings.journal_mode === 'wal' && (settings.synchronous === '2' || settings.synchronous === '3')
-      : settings.synchronous_commit === 'on' && settings.fsync === 'on';
-  if (!safe) {
-    logger.warn(
-      { durability: settings },
-      'DURABILITY LOSS: acknowledged writes may be lost on power failure with these database settings',
-    );
-  }
-}
-
 /** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
 const MAX_CARD_DECLINES = 5;
 /** How long an expired crypto order's address is still watched for a late payment (a day, as BTCPay Server keeps watching an expired invoice). */
 const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
 
-const REDACTED = '[Redacted]';
-const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
-const SECRET_HEADERS = ['x-api-secret', 'authorization'] as const;
-
-/** A shallow copy of `value` with `members` censored; an Error stays an Error, with its message and stack. */
-function censored(value: object, members: readonly string[]): Record<string, unknown> {
-  const copy: Record<string, unknown> =
-    value instanceof Error
-      ? Object.assign(Object.create(Object.getPrototypeOf(value)), value, {
-          message: value.message,
-          stack: value.stack,
-        })
-      : { ...value };
-  for (const member of members) {
-    copy[member] = REDACTED;
-  }
-  return copy;
-}
-
 /**
- * Censors what pino's `redact` paths `*.apiSecret`, `*.api_secret`, `*.secret`,
- * `req.headers["x-api-secret"]` and `req.headers.authorization` covered. pino's redaction
- * cloned every line and every per-request child logger, about 5 % of a request's CPU; this
- * looks one level into each member and copies only a line that holds such a member.
+ * The composition root: config → database → providers → services → HTTP and jobs. The only
+ * place concrete classes are wired; what each piece needs is in src/wiring/.
  */
-export function scrubSecrets(line: Record<string, unknown>): Record<string, unknown> {
-  let out = line;
-  for (const key of Object.keys(line)) {
-    const value = line[key];
-    if (value === null || typeof value !== 'object') {
-      continue;
-    }
-    let copy: Record<string, unknown> | null = null;
-    const members = SECRET_MEMBERS.filter((m) => Object.hasOwn(value, m));
-    if (members.length > 0) {
-      copy = censored(value, members);
-    }
-    const headers = key === 'req' ? (value as { headers?: unknown }).headers : undefined;
-    if (headers !== null && typeof headers === 'object') {
-      const secretHeaders = SECRET_HEADERS.filter((h) => Object.hasOwn(headers, h));
-      if (secretHeaders.length > 0) {
-        copy ??= { ...value };
-        copy.headers = censored(headers, secretHeaders);
-      }
-    }
-    if (copy) {
-      if (out === line) {
-        out = { ...line };
-      }
-      out[key] = copy;
-    }
-  }
-  return out;
-}
-
-/** How long a log line may wait in the buffer when traffic is too low to fill it. */
-const LOG_FLUSH_INTERVAL_MS = 1_000;
-
-/**
- * JSON lines on stdout, buffered: a write system call per line cost more than the rest of a
- * small request's logging, so lines are written 8 KB at a time (and at exit), and at least
- * every second, so that a quiet server's lines still show up promptly.
- */
-function defaultLogger(config: Config): Logger {
-  const logger = pino(
-    {
-      level: config.logLevel,
-      // Belt and braces: nothing that looks like a credential is ever written.
-      formatters: { log: scrubSecrets },
-    },
-    pino.destination({ sync: false, minLength: 8192 }),
-  );
-  setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
-  return logger;
-}
-
-/** The composition root: config → database → services → HTTP. The only place concrete classes are wired. */
 export async function createCobro(config: Config, overrides: CobroOverrides = {}): Promise<Cobro> {
   const logger = overrides.logger ?? defaultLogger(config);
   const currencies = loadCurrencies(config);
@@ -314,8 +131,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const evmTokens = evmNetworks(config);
   const providers = createProviders(currencies, () => clock.now(), {
     processorStore: new KyselyTestProcessorStore(database.db, database.writeAlone),
-    requiredConfirmations: (network) =>
-      config.chains.confirmations[network as keyof Config['chains']['confirmations']] ?? 2,
+    requiredConfirmations: requiredConfirmations(config),
     liveChains: liveChains(
       config,
       evmTokens,
