@@ -38,7 +38,8 @@ import { TestClocks } from './domain/shared/test-clocks.ts';
 import type { CardValidator } from './domain/subscriptions/payer-portal.service.ts';
 import { PayerPortalService } from './domain/subscriptions/payer-portal.service.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
-import { queueRenewalMail } from './domain/subscriptions/renewal-mail.ts';
+import { PaymentOrderEffectsService } from './domain/subscriptions/payment-order-effects.service.ts';
+import { RenewalMailer } from './domain/subscriptions/renewal-mail.ts';
 import { SubscriptionCore } from './domain/subscriptions/subscription.core.ts';
 import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
 import { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
@@ -149,6 +150,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const secretsKey = loadSecretsKey(config);
   const secretBox = new SecretBox(secretsKey);
   const signer = new LinkSigner(createHash('sha256').update('cobro payer links').update(secretsKey).digest());
+  // The outbox: every event, and its webhook deliveries, in the transaction of its change.
   const webhooks = new WebhookService(clock);
   // One of each per process: the secrets service caches what it opened, and clears it on its own rotations.
   const webhookSecrets = new WebhookSecretService(uow, clock, secretBox, config.webhooks.secretOverlapSeconds * 1000);
@@ -181,8 +183,6 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
   );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
-  const orderCore = new PaymentOrderCore(clocks, providers, (repos, event) => webhooks.publish(repos, event));
   const settingsFor = async (merchantId: string, mode: Mode) =>
     parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS);
   const orderOptions: PaymentOrderOptions = {
@@ -191,6 +191,22 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxCardDeclines: MAX_CARD_DECLINES,
     validateCard: checkCard,
   };
+  // Subscriptions first: what a payment order's change sets off (its event, its subscription,
+  // a renewal's e-mail) is PaymentOrderEffects, given to the payment orders when they are made.
+  const subscriptionCore = new SubscriptionCore(clocks, webhooks, {
+    retryDays: config.subscriptions.retryDays,
+    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
+    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
+    maxCardDeclines: MAX_CARD_DECLINES,
+    billingConcurrency: database.sideBySide,
+  });
+  const orderEffects = new PaymentOrderEffectsService(
+    webhooks,
+    new SubscriptionLifecycleService(subscriptionCore),
+    new RenewalMailer(clocks, currencies, { publicUrl: config.publicUrl, signer }),
+  );
+  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
+  const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
   const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
   const paymentStart = new PaymentStartService(
@@ -203,6 +219,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orderOptions,
     orderMoves,
   );
+  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
+  // Then what subscriptions need from payment orders: their renewal orders (RenewalCharger).
   const renewals = new PaymentRenewalService(
     uow,
     orderCore,
@@ -212,50 +230,16 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     settingsFor,
     orderMoves,
   );
-  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  const subscriptionCore = new SubscriptionCore(clocks, (repos, event) => webhooks.publish(repos, event), {
-    retryDays: config.subscriptions.retryDays,
-    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
-    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
-    maxCardDeclines: MAX_CARD_DECLINES,
-    billingConcurrency: database.sideBySide,
-  });
-  const subscriptions = new SubscriptionService(uow, subscriptionCore);
-  const lifecycle = new SubscriptionLifecycleService(subscriptionCore);
-  const billing = new SubscriptionBillingService(uow, subscriptionCore);
-  orderCore.useSubscriptions({
-    forCheckout: (repos, pref, method, payer, now) => lifecycle.forCheckout(repos, pref, method, payer, now),
-    firstCharge: (rec) => lifecycle.firstCharge(rec),
-    onOrderClosed: (repos, order, token, now, asRead) => lifecycle.onOrderClosed(repos, order, token, now, asRead),
-    onOrderFailed: (repos, order, now) => lifecycle.onOrderFailed(repos, order, now),
-    mailRenewal: (repos, rec, order) =>
-      queueRenewalMail(repos, rec, order, {
-        publicUrl: config.publicUrl,
-        signer,
-        currencies,
-        now: clocks.clockFor(rec).now().getTime(),
-      }),
-  });
-  subscriptionCore.useCharger({
-    openRenewal: (rec, periodIndex, attempt, dueAt) => renewals.openRenewal(rec, periodIndex, attempt, dueAt),
-    chargeRenewal: (order, token, rec) => renewals.chargeRenewal(order, token, rec),
-    getRenewal: (recId, periodIndex, attempt) => renewals.getRenewal(recId, periodIndex, attempt),
-    expire: (order) => orderMoves.expire(order),
-    withdraw: (order) => renewals.withdraw(order),
+  const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
+  const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);
+  const chainObserver = new ChainObserver(uow, { test: providers.chain, live: providers.liveChain }, orderMoves, {
+    now: () => clock.now().getTime(),
+    lateWindowMs: LATE_PAYMENT_WINDOW_MS,
+    limit: 500,
+    onChainError: (mode, network, error) =>
+      logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
   });
   const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
-  const chainObserver = new ChainObserver(
-    uow,
-    { test: providers.chain, live: providers.liveChain },
-    (order, received) => orderMoves.confirm(order, received),
-    {
-      now: () => clock.now().getTime(),
-      lateWindowMs: LATE_PAYMENT_WINDOW_MS,
-      limit: 500,
-      onChainError: (mode, network, error) =>
-        logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
-    },
-  );
   // The payment jobs in their order; the periodic run leaves the live chains out (they have a
   // job of their own, at the operator's pace), runJobs (tests, test helpers) does them all.
   const paymentSteps = async (liveChains: boolean) => {
