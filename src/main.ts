@@ -50,9 +50,11 @@ import { WebhookEventService } from './domain/webhooks/webhook-event.service.ts'
 import { WebhookSecretService } from './domain/webhooks/webhook-secret.service.ts';
 import { buildApp } from './http/app.ts';
 import type { RouteDeps } from './http/routes/deps.ts';
-import { sendQueuedEmails } from './jobs/email-sender.ts';
+import { EmailSender } from './jobs/email-sender.ts';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
+import type { JobParts } from './jobs/job-schedule.ts';
+import { runPaymentJobs, scheduleJobs } from './jobs/job-schedule.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
@@ -78,13 +80,13 @@ export type Cobro = {
   clocks: TestClocks;
   /** The webhook sender: `tick()` claims and starts due deliveries, `idle()` waits for them. */
   delivery: WebhookDeliveryJob;
-  /** Settles crypto orders from their chains (a job; tests call it). */
+  /** Settles crypto orders from their chains (the test-chains and live-chains jobs; tests call it). */
   chainObserver: ChainObserver;
-  /** Expires due orders and settles card charges left pending (the payments job; tests call it). */
+  /** Expires due orders and settles card charges left pending (the order-expiry and card-sync jobs; tests call it). */
   orderSweeps: PaymentOrderSweepService;
-  /** Charges or opens the renewals that fell due (the payments job runs it; tests and the renewals benchmark call it). */
+  /** Charges or opens the renewals that fell due (the billing job; tests and the renewals benchmark call it). */
   billing: SubscriptionBillingService;
-  /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
+  /** Runs each payment job once, now, in order (tests use it instead of waiting for timers; see jobs/job-schedule.ts). */
   runJobs(): Promise<void>;
   logger: Logger;
   close(): Promise<void>;
@@ -93,7 +95,7 @@ export type Cobro = {
 export type CobroOverrides = {
   clock?: Clock;
   logger?: Logger;
-  /** Start the periodic jobs (expiry, chain watcher, card sync). The server does; the command line does not. */
+  /** Start the periodic jobs (jobs/job-schedule.ts). The server does; the command line does not. */
   jobs?: boolean;
   /** How webhook receivers are resolved and connected to (tests stand in for DNS and the network). */
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
@@ -239,20 +241,12 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     onChainError: (mode, network, error) =>
       logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
   });
-  const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
-  // The payment jobs in their order; the periodic run leaves the live chains out (they have a
-  // job of their own, at the operator's pace), runJobs (tests, test helpers) does them all.
-  const paymentSteps = async (liveChains: boolean) => {
-    await orderSweeps.syncPendingCards();
-    await chainObserver.observe('test');
-    if (liveChains) {
-      await chainObserver.observe('live');
-    }
-    await orderSweeps.expireDue();
-    await billing.runBilling();
-    await sendQueuedEmails(uow, mailTransport, clock, logger);
-  };
-  const runJobs = () => paymentSteps(true);
+  const emails = new EmailSender(
+    uow,
+    config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null,
+    clock,
+    logger,
+  );
   const services: RouteDeps = {
     merchants,
     profiles: new MerchantProfileService(uow, clock),
@@ -314,15 +308,14 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks };
+  const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {
-    jobs.add({ name: 'webhooks', everyMs: 100, run: () => delivery.tick() });
-    jobs.add({ name: 'payments', everyMs: 1000, run: () => paymentSteps(false) });
-    // Live chains are the outside world's nodes: asked at the operator's pace, and backed off alone when they fail.
-    if (providers.liveChain.networks().length > 0) {
-      jobs.add({ name: 'chains', everyMs: config.chains.pollMs, run: () => chainObserver.observe('live') });
-    }
-    jobs.add({ name: 'test-clocks', everyMs: 2000, run: () => clocks.refresh() });
+    scheduleJobs(jobs, jobParts, {
+      liveChains: providers.liveChain.networks().length > 0,
+      liveChainsEveryMs: config.chains.pollMs,
+    });
   }
 
   return {
