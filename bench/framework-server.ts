@@ -8,7 +8,7 @@ import pino from 'pino';
  *
  * With LOGGED=1 it also does what every Cobro answer does besides its route's work: the
  * `x-request-id` header and one JSON log line per request in an onResponse hook, through pino to
- * a buffered destination (as src/main.ts's defaultLogger and src/http/app.ts). A Cobro row cannot
+ * a buffered destination (as src/wiring/logging.ts's defaultLogger and src/server/server.ts). A Cobro row cannot
  * do better than this one; the distance between them is Cobro's work per request (authentication,
  * validation, the database, serialising, metrics).
  */

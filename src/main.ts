@@ -1,18 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import pino from 'pino';
-import type { Config, EvmNetwork } from './config/config.ts';
-import { ConfigError } from './config/config.ts';
+import type { Config } from './config/config.ts';
 import type { OpenDatabase } from './db/database.ts';
 import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
-import { CurrencyTable, DEFAULT_CURRENCIES } from './domain/currencies/currency.ts';
-import { applyRatesFile } from './domain/currencies/rates-file.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
@@ -44,7 +38,8 @@ import { TestClocks } from './domain/shared/test-clocks.ts';
 import type { CardValidator } from './domain/subscriptions/payer-portal.service.ts';
 import { PayerPortalService } from './domain/subscriptions/payer-portal.service.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
-import { queueRenewalMail } from './domain/subscriptions/renewal-mail.ts';
+import { PaymentOrderEffectsService } from './domain/subscriptions/payment-order-effects.service.ts';
+import { RenewalMailer } from './domain/subscriptions/renewal-mail.ts';
 import { SubscriptionCore } from './domain/subscriptions/subscription.core.ts';
 import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
 import { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
@@ -53,18 +48,13 @@ import { WebhookService } from './domain/webhooks/webhook.service.ts';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoint.service.ts';
 import { WebhookEventService } from './domain/webhooks/webhook-event.service.ts';
 import { WebhookSecretService } from './domain/webhooks/webhook-secret.service.ts';
-import { sendQueuedEmails } from './jobs/email-sender.ts';
+import { EmailSender } from './jobs/email-sender.ts';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper.ts';
 import { JobRunner } from './jobs/job-runner.ts';
+import type { JobParts } from './jobs/job-schedule.ts';
+import { runPaymentJobs, scheduleJobs } from './jobs/job-schedule.ts';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { validateCard } from './providers/card/card-number.ts';
-import { EsploraWatcher, LiveChains } from './providers/crypto-onchain/chain-watchers.ts';
-import type { EvmNetworkTokens } from './providers/crypto-onchain/crypto-onchain.provider.ts';
-import { MAINNET_TOKENS } from './providers/crypto-onchain/crypto-onchain.provider.ts';
-import { EsploraClient } from './providers/crypto-onchain/esplora.ts';
-import { EvmRpcClient } from './providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore } from './providers/crypto-onchain/evm-watcher.ts';
-import { EvmWatcher } from './providers/crypto-onchain/evm-watcher.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
 import { paymentKeyChecks } from './providers/payment-key-checks.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -76,6 +66,11 @@ import type { Connector, Resolver } from './providers/webhooks/http-sender.ts';
 import { createWebhookSender } from './providers/webhooks/http-sender.ts';
 import { buildServer } from './server/server.ts';
 import type { Services } from './services.ts';
+import { evmNetworks, liveChains, requiredConfirmations } from './wiring/chain-sources.ts';
+import { checkDurability } from './wiring/durability-check.ts';
+import { defaultLogger } from './wiring/logging.ts';
+import { loadCurrencies } from './wiring/rates-file.ts';
+import { loadSecretsKey } from './wiring/secrets-key.ts';
 
 export type Cobro = {
   app: FastifyInstance;
@@ -85,13 +80,13 @@ export type Cobro = {
   clocks: TestClocks;
   /** The webhook sender: `tick()` claims and starts due deliveries, `idle()` waits for them. */
   delivery: WebhookDeliveryJob;
-  /** Settles crypto orders from their chains (a job; tests call it). */
+  /** Settles crypto orders from their chains (the test-chains and live-chains jobs; tests call it). */
   chainObserver: ChainObserver;
-  /** Expires due orders and settles card charges left pending (the payments job; tests call it). */
+  /** Expires due orders and settles card charges left pending (the order-expiry and card-sync jobs; tests call it). */
   orderSweeps: PaymentOrderSweepService;
-  /** Charges or opens the renewals that fell due (the payments job runs it; tests and the renewals benchmark call it). */
+  /** Charges or opens the renewals that fell due (the billing job; tests and the renewals benchmark call it). */
   billing: SubscriptionBillingService;
-  /** Runs the periodic jobs once, now (tests use it instead of waiting for timers). */
+  /** Runs each payment job once, now, in order (tests use it instead of waiting for timers; see jobs/job-schedule.ts). */
   runJobs(): Promise<void>;
   logger: Logger;
   close(): Promise<void>;
@@ -100,196 +95,21 @@ export type Cobro = {
 export type CobroOverrides = {
   clock?: Clock;
   logger?: Logger;
-  /** Start the periodic jobs (expiry, chain watcher, card sync). The server does; the command line does not. */
+  /** Start the periodic jobs (jobs/job-schedule.ts). The server does; the command line does not. */
   jobs?: boolean;
   /** How webhook receivers are resolved and connected to (tests stand in for DNS and the network). */
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
-
-/** The EVM networks' chain ids and token contracts: mainnet's, with the operator's overrides. */
-function evmNetworks(config: Config): Record<string, EvmNetworkTokens> {
-  const out: Record<string, EvmNetworkTokens> = {};
-  for (const [network, mainnet] of Object.entries(MAINNET_TOKENS)) {
-    const given = config.chains.evm[network as EvmNetwork];
-    out[network] = {
-      chainId: given?.chainId ?? mainnet.chainId,
-      contracts: { ...mainnet.contracts, ...given?.tokens },
-    };
-  }
-  return out;
-}
-
-/** Live mode's chain sources, from the operator's settings (never from a request). */
-function liveChains(
-  config: Config,
-  networks: Record<string, EvmNetworkTokens>,
-  store: ChainScanStore,
-  decimalsOf: (currency: string) => number,
-  logger: Logger,
-): LiveChains {
-  const { bitcoinEsploraUrl, pollMs, timeoutMs } = config.chains;
-  const sources: Record<string, EsploraWatcher | EvmWatcher> = {};
-  if (bitcoinEsploraUrl) {
-    sources.bitcoin = new EsploraWatcher(new EsploraClient({ baseUrl: bitcoinEsploraUrl, timeoutMs }), {
-      now: () => Date.now(),
-      pollMs,
-    });
-  }
-  for (const [network, given] of Object.entries(config.chains.evm)) {
-    const tokens = networks[network];
-    if (given.rpcUrl && tokens) {
-      sources[network] = new EvmWatcher(new EvmRpcClient({ url: given.rpcUrl, timeoutMs }), store, {
-        network,
-        chainId: tokens.chainId,
-        tokens: Object.fromEntries(Object.entries(tokens.contracts).map(([c, a]) => [c, a.toLowerCase()])),
-        decimalsOf,
-        // The next poll after a first failure, then twice as long each time, up to 10 minutes.
-        backoffMs: (failures) => Math.min(pollMs * 2 ** (failures - 1) - pollMs / 2, 10 * 60_000),
-        onReorg: (fork, from) =>
-          logger.warn({ network, fork, from }, 'chain reorganised: transfers above the fork are scanned again'),
-      });
-    }
-  }
-  return new LiveChains(sources);
-}
-
-export function loadCurrencies(config: Pick<Config, 'ratesFile'>): CurrencyTable {
-  if (!config.ratesFile) {
-    return new CurrencyTable(DEFAULT_CURRENCIES);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(config.ratesFile, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`RATES_FILE ${config.ratesFile} could not be read as JSON: ${(error as Error).message}`);
-  }
-  try {
-    return new CurrencyTable(applyRatesFile(parsed));
-  } catch (error) {
-    throw new ConfigError(`RATES_FILE ${config.ratesFile}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The key sealing webhook secrets: SECRETS_KEY, or a key file created on first start beside the
- * SQLite database (or in ./data for PostgreSQL). Several instances on one PostgreSQL must share
- * SECRETS_KEY.
- */
-function loadSecretsKey(config: Config): Buffer {
-  if (config.secretsKey) {
-    return config.secretsKey;
-  }
-  const dir = config.databaseUrl.startsWith('sqlite:') ? dirname(config.databaseUrl.slice('sqlite:'.length)) : './data';
-  const file = join(dir, 'cobro-secrets.key');
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  }
-  chmodSync(file, 0o600);
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) {
-    throw new ConfigError(`${file} must hold 32 bytes in base64`);
-  }
-  return key;
-}
-
-/** Warns once, loudly, when the database is set up so that an acknowledged payment could be lost. */
-async function checkDurability(database: OpenDatabase, logger: Logger): Promise<void> {
-  const settings = await database.durability();
-  const safe =
-    database.kind === 'sqlite'
-      ? settings.journal_mode === 'wal' && (settings.synchronous === '2' || settings.synchronous === '3')
-      : settings.synchronous_commit === 'on' && settings.fsync === 'on';
-  if (!safe) {
-    logger.warn(
-      { durability: settings },
-      'DURABILITY LOSS: acknowledged writes may be lost on power failure with these database settings',
-    );
-  }
-}
 
 /** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
 const MAX_CARD_DECLINES = 5;
 /** How long an expired crypto order's address is still watched for a late payment (a day, as BTCPay Server keeps watching an expired invoice). */
 const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
 
-const REDACTED = '[Redacted]';
-const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
-const SECRET_HEADERS = ['x-api-secret', 'authorization'] as const;
-
-/** A shallow copy of `value` with `members` censored; an Error stays an Error, with its message and stack. */
-function censored(value: object, members: readonly string[]): Record<string, unknown> {
-  const copy: Record<string, unknown> =
-    value instanceof Error
-      ? Object.assign(Object.create(Object.getPrototypeOf(value)), value, {
-          message: value.message,
-          stack: value.stack,
-        })
-      : { ...value };
-  for (const member of members) {
-    copy[member] = REDACTED;
-  }
-  return copy;
-}
-
 /**
- * Censors what pino's `redact` paths `*.apiSecret`, `*.api_secret`, `*.secret`,
- * `req.headers["x-api-secret"]` and `req.headers.authorization` covered. pino's redaction
- * cloned every line and every per-request child logger, about 5 % of a request's CPU; this
- * looks one level into each member and copies only a line that holds such a member.
+ * The composition root: config → database → providers → services → HTTP and jobs. The only
+ * place concrete classes are wired; what each piece needs is in src/wiring/.
  */
-export function scrubSecrets(line: Record<string, unknown>): Record<string, unknown> {
-  let out = line;
-  for (const key of Object.keys(line)) {
-    const value = line[key];
-    if (value === null || typeof value !== 'object') {
-      continue;
-    }
-    let copy: Record<string, unknown> | null = null;
-    const members = SECRET_MEMBERS.filter((m) => Object.hasOwn(value, m));
-    if (members.length > 0) {
-      copy = censored(value, members);
-    }
-    const headers = key === 'req' ? (value as { headers?: unknown }).headers : undefined;
-    if (headers !== null && typeof headers === 'object') {
-      const secretHeaders = SECRET_HEADERS.filter((h) => Object.hasOwn(headers, h));
-      if (secretHeaders.length > 0) {
-        copy ??= { ...value };
-        copy.headers = censored(headers, secretHeaders);
-      }
-    }
-    if (copy) {
-      if (out === line) {
-        out = { ...line };
-      }
-      out[key] = copy;
-    }
-  }
-  return out;
-}
-
-/** How long a log line may wait in the buffer when traffic is too low to fill it. */
-const LOG_FLUSH_INTERVAL_MS = 1_000;
-
-/**
- * JSON lines on stdout, buffered: a write system call per line cost more than the rest of a
- * small request's logging, so lines are written 8 KB at a time (and at exit), and at least
- * every second, so that a quiet server's lines still show up promptly.
- */
-function defaultLogger(config: Config): Logger {
-  const logger = pino(
-    {
-      level: config.logLevel,
-      // Belt and braces: nothing that looks like a credential is ever written.
-      formatters: { log: scrubSecrets },
-    },
-    pino.destination({ sync: false, minLength: 8192 }),
-  );
-  setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
-  return logger;
-}
-
-/** The composition root: config → database → services → HTTP. The only place concrete classes are wired. */
 export async function createCobro(config: Config, overrides: CobroOverrides = {}): Promise<Cobro> {
   const logger = overrides.logger ?? defaultLogger(config);
   const currencies = loadCurrencies(config);
@@ -314,8 +134,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const evmTokens = evmNetworks(config);
   const providers = createProviders(currencies, () => clock.now(), {
     processorStore: new KyselyTestProcessorStore(database.db, database.writeAlone),
-    requiredConfirmations: (network) =>
-      config.chains.confirmations[network as keyof Config['chains']['confirmations']] ?? 2,
+    requiredConfirmations: requiredConfirmations(config),
     liveChains: liveChains(
       config,
       evmTokens,
@@ -333,6 +152,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const secretsKey = loadSecretsKey(config);
   const secretBox = new SecretBox(secretsKey);
   const signer = new LinkSigner(createHash('sha256').update('cobro payer links').update(secretsKey).digest());
+  // The outbox: every event, and its webhook deliveries, in the transaction of its change.
   const webhooks = new WebhookService(clock);
   // One of each per process: the secrets service caches what it opened, and clears it on its own rotations.
   const webhookSecrets = new WebhookSecretService(uow, clock, secretBox, config.webhooks.secretOverlapSeconds * 1000);
@@ -365,8 +185,6 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
   );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
-  const orderCore = new PaymentOrderCore(clocks, providers, (repos, event) => webhooks.publish(repos, event));
   const settingsFor = async (merchantId: string, mode: Mode) =>
     parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS);
   const orderOptions: PaymentOrderOptions = {
@@ -375,6 +193,22 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxCardDeclines: MAX_CARD_DECLINES,
     validateCard: checkCard,
   };
+  // Subscriptions first: what a payment order's change sets off (its event, its subscription,
+  // a renewal's e-mail) is PaymentOrderEffects, given to the payment orders when they are made.
+  const subscriptionCore = new SubscriptionCore(clocks, webhooks, {
+    retryDays: config.subscriptions.retryDays,
+    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
+    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
+    maxCardDeclines: MAX_CARD_DECLINES,
+    billingConcurrency: database.sideBySide,
+  });
+  const orderEffects = new PaymentOrderEffectsService(
+    webhooks,
+    new SubscriptionLifecycleService(subscriptionCore),
+    new RenewalMailer(clocks, currencies, { publicUrl: config.publicUrl, signer }),
+  );
+  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
+  const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
   const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
   const paymentStart = new PaymentStartService(
@@ -387,6 +221,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orderOptions,
     orderMoves,
   );
+  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
+  // Then what subscriptions need from payment orders: their renewal orders (RenewalCharger).
   const renewals = new PaymentRenewalService(
     uow,
     orderCore,
@@ -396,63 +232,21 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     settingsFor,
     orderMoves,
   );
-  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  const subscriptionCore = new SubscriptionCore(clocks, (repos, event) => webhooks.publish(repos, event), {
-    retryDays: config.subscriptions.retryDays,
-    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
-    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
-    maxCardDeclines: MAX_CARD_DECLINES,
-    billingConcurrency: database.sideBySide,
+  const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
+  const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);
+  const chainObserver = new ChainObserver(uow, { test: providers.chain, live: providers.liveChain }, orderMoves, {
+    now: () => clock.now().getTime(),
+    lateWindowMs: LATE_PAYMENT_WINDOW_MS,
+    limit: 500,
+    onChainError: (mode, network, error) =>
+      logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
   });
-  const subscriptions = new SubscriptionService(uow, subscriptionCore);
-  const lifecycle = new SubscriptionLifecycleService(subscriptionCore);
-  const billing = new SubscriptionBillingService(uow, subscriptionCore);
-  orderCore.useSubscriptions({
-    forCheckout: (repos, pref, method, payer, now) => lifecycle.forCheckout(repos, pref, method, payer, now),
-    firstCharge: (rec) => lifecycle.firstCharge(rec),
-    onOrderClosed: (repos, order, token, now, asRead) => lifecycle.onOrderClosed(repos, order, token, now, asRead),
-    onOrderFailed: (repos, order, now) => lifecycle.onOrderFailed(repos, order, now),
-    mailRenewal: (repos, rec, order) =>
-      queueRenewalMail(repos, rec, order, {
-        publicUrl: config.publicUrl,
-        signer,
-        currencies,
-        now: clocks.clockFor(rec).now().getTime(),
-      }),
-  });
-  subscriptionCore.useCharger({
-    openRenewal: (rec, periodIndex, attempt, dueAt) => renewals.openRenewal(rec, periodIndex, attempt, dueAt),
-    chargeRenewal: (order, token, rec) => renewals.chargeRenewal(order, token, rec),
-    getRenewal: (recId, periodIndex, attempt) => renewals.getRenewal(recId, periodIndex, attempt),
-    expire: (order) => orderMoves.expire(order),
-    withdraw: (order) => renewals.withdraw(order),
-  });
-  const mailTransport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null;
-  const chainObserver = new ChainObserver(
+  const emails = new EmailSender(
     uow,
-    { test: providers.chain, live: providers.liveChain },
-    (order, received) => orderMoves.confirm(order, received),
-    {
-      now: () => clock.now().getTime(),
-      lateWindowMs: LATE_PAYMENT_WINDOW_MS,
-      limit: 500,
-      onChainError: (mode, network, error) =>
-        logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
-    },
+    config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null,
+    clock,
+    logger,
   );
-  // The payment jobs in their order; the periodic run leaves the live chains out (they have a
-  // job of their own, at the operator's pace), runJobs (tests, test helpers) does them all.
-  const paymentSteps = async (liveChains: boolean) => {
-    await orderSweeps.syncPendingCards();
-    await chainObserver.observe('test');
-    if (liveChains) {
-      await chainObserver.observe('live');
-    }
-    await orderSweeps.expireDue();
-    await billing.runBilling();
-    await sendQueuedEmails(uow, mailTransport, clock, logger);
-  };
-  const runJobs = () => paymentSteps(true);
   const services: Services = {
     merchants,
     profiles: new MerchantProfileService(uow, clock),
@@ -514,15 +308,14 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks };
+  const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {
-    jobs.add({ name: 'webhooks', everyMs: 100, run: () => delivery.tick() });
-    jobs.add({ name: 'payments', everyMs: 1000, run: () => paymentSteps(false) });
-    // Live chains are the outside world's nodes: asked at the operator's pace, and backed off alone when they fail.
-    if (providers.liveChain.networks().length > 0) {
-      jobs.add({ name: 'chains', everyMs: config.chains.pollMs, run: () => chainObserver.observe('live') });
-    }
-    jobs.add({ name: 'test-clocks', everyMs: 2000, run: () => clocks.refresh() });
+    scheduleJobs(jobs, jobParts, {
+      liveChains: providers.liveChain.networks().length > 0,
+      liveChainsEveryMs: config.chains.pollMs,
+    });
   }
 
   return {

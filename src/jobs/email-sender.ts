@@ -13,37 +13,43 @@ const LEASE_MS = 5 * 60_000;
  * is leased to one worker while it is sent, so any number of workers send it once (a worker that
  * dies after sending but before recording it is the one case a mail goes out twice).
  */
-export async function sendQueuedEmails(
-  uow: UnitOfWork,
-  transport: MailTransport | null,
-  clock: Clock,
-  logger: Logger,
-): Promise<number> {
-  let sent = 0;
-  const claimed = await uow.transaction((repos) => repos.emails.claimPending(clock.now().getTime(), 50, LEASE_MS));
-  for (const mail of claimed) {
-    const now = clock.now().getTime();
-    if (!transport) {
-      await uow.transaction((repos) => repos.emails.mark(mail.id, 'KEPT', mail.attempts, null, now));
-      continue;
+export class EmailSender {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly transport: MailTransport | null,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Sends what is queued, a batch at a time; the number sent. */
+  async sendQueued(): Promise<number> {
+    const { uow, transport, clock, logger } = this;
+    let sent = 0;
+    const claimed = await uow.transaction((repos) => repos.emails.claimPending(clock.now().getTime(), 50, LEASE_MS));
+    for (const mail of claimed) {
+      const now = clock.now().getTime();
+      if (!transport) {
+        await uow.transaction((repos) => repos.emails.mark(mail.id, 'KEPT', mail.attempts, null, now));
+        continue;
+      }
+      try {
+        await transport.send({ to: mail.to, subject: mail.subject, text: mail.text });
+        await uow.transaction((repos) => repos.emails.mark(mail.id, 'SENT', mail.attempts + 1, null, now));
+        sent++;
+      } catch (error) {
+        const attempts = mail.attempts + 1;
+        logger.warn({ err: error, email: mail.id }, 'sending an e-mail failed');
+        await uow.transaction((repos) =>
+          repos.emails.mark(
+            mail.id,
+            attempts >= MAX_ATTEMPTS ? 'FAILED' : 'PENDING',
+            attempts,
+            (error as Error).message,
+            now,
+          ),
+        );
+      }
     }
-    try {
-      await transport.send({ to: mail.to, subject: mail.subject, text: mail.text });
-      await uow.transaction((repos) => repos.emails.mark(mail.id, 'SENT', mail.attempts + 1, null, now));
-      sent++;
-    } catch (error) {
-      const attempts = mail.attempts + 1;
-      logger.warn({ err: error, email: mail.id }, 'sending an e-mail failed');
-      await uow.transaction((repos) =>
-        repos.emails.mark(
-          mail.id,
-          attempts >= MAX_ATTEMPTS ? 'FAILED' : 'PENDING',
-          attempts,
-          (error as Error).message,
-          now,
-        ),
-      );
-    }
+    return sent;
   }
-  return sent;
 }

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 
-type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
+/** A periodic job: its name (in the log), how often it runs, and one run. */
+export type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 /** The longest a failing job waits before it is tried again. */
 export const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Runs background jobs on fixed intervals, one run of a job at a time (a slow run is never
- * overlapped by the next). A job that fails waits twice as long after each failure in a row (up to
+ * overlapped by the next), each on its own: a job that fails holds up no other. A job that fails waits twice as long after each failure in a row (up to
  * MAX_BACKOFF_MS) before it runs again, so a database or provider that is down is not hammered ten
  * times a second by every job, nor the log flooded; the first run that succeeds restores its
  * interval.

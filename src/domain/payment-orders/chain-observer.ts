@@ -3,6 +3,7 @@ import type { ChainPayment, ChainWatch, ChainWatcher } from '../payment-methods/
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ChainProgress, PaymentOrder } from './payment-order.ts';
+import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
 export type ChainObserverOptions = {
   now: () => number;
@@ -29,8 +30,8 @@ export class ChainObserver {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly chains: Record<Mode, ChainWatcher>,
-    /** PaymentOrderMoveService.confirm: the amount received, with its anomaly and events. */
-    private readonly confirm: (order: PaymentOrder, received: bigint) => Promise<PaymentOrder>,
+    /** Records the amount received (confirm), with its anomaly, the order's close and what that sets off. */
+    private readonly moves: PaymentOrderMoveService,
     private readonly options: ChainObserverOptions,
   ) {}
 
@@ -90,7 +91,7 @@ export class ChainObserver {
     if (confirmed === 0n || confirmed === order.receivedAmountMinor) {
       return;
     }
-    await this.confirm(order, confirmed).catch((error: unknown) => {
+    await this.moves.confirm(order, confirmed).catch((error: unknown) => {
       // Moved meanwhile by another worker, or expired and recorded as paid late: both final here.
       if (!(error instanceof AppError)) {
         throw error;

@@ -1,6 +1,3 @@
-import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
-import type { DomainEvent } from '../events/event.ts';
-import { paymentOrderEvent } from '../events/event.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { CardInput, MerchantPaymentSettings, PushPaymentProvider } from '../payment-methods/payment-provider.ts';
@@ -11,6 +8,7 @@ import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrderStatus } from './payment-order.status.ts';
 import { assertTransition } from './payment-order.status.ts';
 import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
+import type { PaymentOrderEffects } from './payment-order-effects.ts';
 
 export type PaymentOrderOptions = {
   /** How long a card order may stay open before it expires (the payer is on the page). */
@@ -25,28 +23,6 @@ export type PaymentOrderOptions = {
   ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
 };
 
-/** What payment orders tell their subscription, inside the same transaction. */
-export interface SubscriptionHooks {
-  forCheckout(
-    repos: Repositories,
-    pref: CheckoutPreference,
-    method: PaymentMethod,
-    payer: PaymentOrder['payer'],
-    now: number,
-  ): Promise<RecurrentPayment>;
-  firstCharge(rec: Pick<RecurrentPayment, 'signupFeeMinor' | 'amountMinor' | 'trialIntervalCount'>): bigint;
-  /** `asRead`: the subscription as its billing run read it, when that run charged the order. */
-  onOrderClosed(
-    repos: Repositories,
-    order: PaymentOrder,
-    cardToken: string | null,
-    now: number,
-    asRead?: RecurrentPayment,
-  ): Promise<void>;
-  onOrderFailed(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
-  mailRenewal(repos: Repositories, rec: RecurrentPayment, order: PaymentOrder): Promise<void>;
-}
-
 /**
  * Payment orders: created when a payer completes a method's details on the checkout, moved
  * through OPENED → CLOSED | REJECTED | EXPIRED, CLOSED → REFUNDED. Every move is a
@@ -55,26 +31,15 @@ export interface SubscriptionHooks {
  *
  * One service a step (payment-start, payment-order-move, payment-renewal, payment-order-sweep,
  * payment-order-query); this is what the steps share: the merchant's clock, the move and the
- * close, a push method's instructions, and the subscription hooks.
+ * close, a push method's instructions, and what every change sets off (PaymentOrderEffects: the
+ * event, the subscription, the renewal e-mail).
  */
 export class PaymentOrderCore {
-  private hooks: SubscriptionHooks | null = null;
-
   constructor(
     private readonly clocks: TestClocks,
     private readonly providers: { push: Record<string, PushPaymentProvider> },
-    /** Writes the event and its webhook deliveries, inside the caller's transaction (the outbox). */
-    readonly publish: (repos: Repositories, event: DomainEvent) => Promise<void>,
+    readonly effects: PaymentOrderEffects,
   ) {}
-
-  /** Set once at wiring time (subscriptions and payment orders need each other). */
-  useSubscriptions(hooks: SubscriptionHooks): void {
-    this.hooks = hooks;
-  }
-
-  get subscriptions(): SubscriptionHooks | null {
-    return this.hooks;
-  }
 
   now(who: { merchantId: string; mode: Mode }): number {
     return this.clocks.clockFor(who).now().getTime();
@@ -99,10 +64,7 @@ export class PaymentOrderCore {
     if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
       await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
     }
-    if (order.recurrentPaymentId && this.hooks && (to === 'REJECTED' || to === 'EXPIRED')) {
-      await this.hooks.onOrderFailed(repos, updated, now);
-    }
-    await this.publish(repos, paymentOrderEvent(updated, now));
+    await this.effects.moved(repos, updated, now);
     return updated;
   }
 
@@ -116,9 +78,7 @@ export class PaymentOrderCore {
     subscriptionAsRead?: RecurrentPayment,
   ): Promise<PaymentOrder> {
     const closed = await this.moveOrThrow(repos, order, 'CLOSED', { ...changes, closedAt: now }, now, 'closed');
-    if (order.recurrentPaymentId && this.hooks) {
-      await this.hooks.onOrderClosed(repos, closed, cardToken, now, subscriptionAsRead);
-    }
+    await this.effects.closed(repos, closed, cardToken, now, subscriptionAsRead);
     if (order.checkoutPreferenceId && order.periodAttempt === null) {
       if (!(await repos.preferences.markPaid(order.checkoutPreferenceId, order.id, now))) {
         throw new AppError('CONFLICT', [
@@ -153,7 +113,7 @@ export class PaymentOrderCore {
       : { instructions: null, ref: null };
     const opened = newOpenedOrder(order, prepared.instructions, prepared.ref);
     await repos.orders.insert(opened);
-    await this.publish(repos, paymentOrderEvent(opened, order.now));
+    await this.effects.opened(repos, opened, order.now);
     return opened;
   }
 
@@ -227,9 +187,9 @@ type OpenedOrderInput = Pick<
 /**
  * A new OPENED order: the one place the order record's initial values are spelled out. Member
  * by member, not by object rest (`{ method, now, ...given }`) and spread: V8 builds a rest
- * object through its generic runtime path, and over the order's twenty-odd members that cost
- * about 30 µs an order (in isolation; 2–3 % of a card payment's CPU in the server's profile).
- * The return type makes the compiler name any member left out.
+ * object through its generic runtime path, which is slow over the order's twenty-odd members
+ * (docs/performance.md, "The pay path"). The return type makes the compiler name any member
+ * left out.
  */
 function newOpenedOrder(
   given: OpenedOrderInput,

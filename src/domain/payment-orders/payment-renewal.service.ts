@@ -10,12 +10,13 @@ import type {
 import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
+import type { RenewalCharger } from '../subscriptions/renewal-charger.ts';
 import type { PaymentOrderCore } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
-/** A subscription's renewal orders: the billing engine calls these (SubscriptionCore's RenewalCharger). */
-export class PaymentRenewalService {
+/** A subscription's renewal orders: what the billing engine and cancellation call (RenewalCharger). */
+export class PaymentRenewalService implements RenewalCharger {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly core: PaymentOrderCore,
@@ -28,6 +29,11 @@ export class PaymentRenewalService {
 
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
     return this.uow.read.orders.getRenewal(recId, periodIndex, attempt);
+  }
+
+  /** A card renewal that cannot be charged (no saved card) expires like any other order. */
+  expire(order: PaymentOrder): Promise<PaymentOrder> {
+    return this.moves.expire(order);
   }
 
   /**
@@ -85,8 +91,8 @@ export class PaymentRenewalService {
           periodAttempt: attempt,
           instructWith: settings,
         });
-        if (push && this.core.subscriptions) {
-          await this.core.subscriptions.mailRenewal(repos, rec, order);
+        if (push) {
+          await this.core.effects.renewalOpened(repos, rec, order);
         }
         return order;
       });

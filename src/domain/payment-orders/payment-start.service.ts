@@ -175,10 +175,10 @@ export class PaymentStartService {
       let recurrentPaymentId: string | null = null;
       let amountMinor = pref.amountMinor;
       let periodIndex: number | null = null;
-      if (pref.type === 'SUBSCRIPTION' && this.core.subscriptions) {
-        const rec = await this.core.subscriptions.forCheckout(repos, current, method, payer, now);
+      if (pref.type === 'SUBSCRIPTION') {
+        const rec = await this.core.effects.subscriptionFor(repos, current, method, payer, now);
         recurrentPaymentId = rec.id;
-        amountMinor = this.core.subscriptions.firstCharge(rec);
+        amountMinor = this.core.effects.firstCharge(rec);
         periodIndex = rec.trialIntervalCount > 0 ? null : 0;
       }
       const charged =

@@ -6,6 +6,7 @@ import { toWireTime } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { LinkSigner } from '../shared/link-signer.ts';
 import { formatMinor } from '../shared/money.ts';
+import type { TestClocks } from '../shared/test-clocks.ts';
 import type { RecurrentPayment } from './recurrent-payment.ts';
 
 export const SUBSCRIPTION_LINK_PURPOSE = 'subscription';
@@ -40,45 +41,50 @@ function instructionsText(order: PaymentOrder): string[] {
  * renewal order: amount, due date, how to pay, a link to the payment page (QR, voucher) and a
  * signed link to manage or cancel the subscription.
  */
-export async function queueRenewalMail(
-  repos: Repositories,
-  rec: RecurrentPayment,
-  order: PaymentOrder,
-  deps: { publicUrl: string; signer: LinkSigner; currencies: CurrencyTable; now: number },
-): Promise<void> {
-  if (!rec.payer.email) {
-    return;
+export class RenewalMailer {
+  constructor(
+    private readonly clocks: TestClocks,
+    private readonly currencies: CurrencyTable,
+    private readonly links: { publicUrl: string; signer: LinkSigner },
+  ) {}
+
+  async queue(repos: Repositories, rec: RecurrentPayment, order: PaymentOrder): Promise<void> {
+    if (!rec.payer.email) {
+      return;
+    }
+    const now = this.clocks.clockFor(rec).now().getTime();
+    const { publicUrl, signer } = this.links;
+    const decimals = this.currencies.get(rec.currency)?.decimals ?? 2;
+    // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
+    const payee = await profileIn(repos, rec.merchantId);
+    const merchantName = oneLine(payee?.displayName ?? '');
+    const title = oneLine(rec.title);
+    const text = [
+      `Hello ${rec.payer.firstName ?? ''},`.trim(),
+      '',
+      `Your subscription "${rec.title}" renews: ${formatMinor(rec.amountMinor, decimals)} ${rec.currency}, due by ${toWireTime(order.expiresAt)}.`,
+      ...(merchantName ? [`This subscription is with ${merchantName}.`] : []),
+      ...(payee?.supportEmail ? [`Questions about it? Write to ${payee.supportEmail}.`] : []),
+      '',
+      ...instructionsText(order),
+      '',
+      `Payment page (QR code and details): ${publicUrl}/checkout/${rec.checkoutPreferenceId}/orders/${order.id}`,
+      `Manage or cancel your subscription: ${subscriptionPageUrl(publicUrl, signer, rec.id)}`,
+    ].join('\n');
+    await repos.emails.insert({
+      id: newId(),
+      merchantId: rec.merchantId,
+      mode: rec.mode,
+      to: rec.payer.email,
+      subject: merchantName ? `Payment due: ${title} (${merchantName})` : `Payment due: ${title}`,
+      text,
+      status: 'PENDING',
+      attempts: 0,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+    });
   }
-  const decimals = deps.currencies.get(rec.currency)?.decimals ?? 2;
-  // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
-  const payee = await profileIn(repos, rec.merchantId);
-  const merchantName = oneLine(payee?.displayName ?? '');
-  const title = oneLine(rec.title);
-  const text = [
-    `Hello ${rec.payer.firstName ?? ''},`.trim(),
-    '',
-    `Your subscription "${rec.title}" renews: ${formatMinor(rec.amountMinor, decimals)} ${rec.currency}, due by ${toWireTime(order.expiresAt)}.`,
-    ...(merchantName ? [`This subscription is with ${merchantName}.`] : []),
-    ...(payee?.supportEmail ? [`Questions about it? Write to ${payee.supportEmail}.`] : []),
-    '',
-    ...instructionsText(order),
-    '',
-    `Payment page (QR code and details): ${deps.publicUrl}/checkout/${rec.checkoutPreferenceId}/orders/${order.id}`,
-    `Manage or cancel your subscription: ${subscriptionPageUrl(deps.publicUrl, deps.signer, rec.id)}`,
-  ].join('\n');
-  await repos.emails.insert({
-    id: newId(),
-    merchantId: rec.merchantId,
-    mode: rec.mode,
-    to: rec.payer.email,
-    subject: merchantName ? `Payment due: ${title} (${merchantName})` : `Payment due: ${title}`,
-    text,
-    status: 'PENDING',
-    attempts: 0,
-    lastError: null,
-    createdAt: deps.now,
-    sentAt: null,
-  });
 }
 
 /** Text for a one-line place (a subject): no line breaks or other control characters. */

@@ -3,7 +3,8 @@ import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { periodBounds } from './billing-schedule.ts';
 import type { RecurrentPaymentStatus } from './recurrent-payment.status.ts';
-import type { RenewalCharger, SubscriptionCore } from './subscription.core.ts';
+import type { RenewalCharger } from './renewal-charger.ts';
+import type { SubscriptionCore } from './subscription.core.ts';
 
 const BILLABLE: readonly RecurrentPaymentStatus[] = ['TRIALING', 'ACTIVE', 'UNPAID'];
 
@@ -12,6 +13,7 @@ export class SubscriptionBillingService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly core: SubscriptionCore,
+    private readonly charger: RenewalCharger,
   ) {}
 
   /**
@@ -21,10 +23,6 @@ export class SubscriptionBillingService {
    * paid at most once by another; a crash leaves an OPENED order that the next run settles.
    */
   async runBilling(): Promise<number> {
-    const charger = this.core.charger;
-    if (!charger) {
-      return 0;
-    }
     await this.expireAbandoned();
     const base = this.core.clocks.system.now().getTime();
     const horizon =
@@ -34,13 +32,13 @@ export class SubscriptionBillingService {
     // commits then share fsyncs (group commit), on PostgreSQL they use the pool's connections.
     const due = await this.uow.read.recurrentPayments.listDue(BILLABLE, horizon, 1000);
     await forEachConcurrently(due, this.core.options.billingConcurrency, async (listed) => {
-      actions += await this.billPeriods(listed.id, charger);
+      actions += await this.billPeriods(listed.id);
     });
     return actions;
   }
 
   /** Opens and charges what one subscription owes now, period by period; the actions taken. */
-  private async billPeriods(id: string, charger: RenewalCharger): Promise<number> {
+  private async billPeriods(id: string): Promise<number> {
     let actions = 0;
     // Catch up period by period after a clock jump, bounded per run.
     for (let step = 0; step < 240; step++) {
@@ -73,9 +71,9 @@ export class SubscriptionBillingService {
       // A push renewal stays open for days and is looked at on every run, so it is read first;
       // a card renewal is charged on the run that opens it, so it is opened straight away (a
       // leftover order, after a crash, is found by openRenewal instead).
-      let order = push ? await charger.getRenewal(rec.id, period, attempt) : undefined;
+      let order = push ? await this.charger.getRenewal(rec.id, period, attempt) : undefined;
       if (!order) {
-        const opening = await charger.openRenewal(rec, period, attempt, rec.nextPaymentDate);
+        const opening = await this.charger.openRenewal(rec, period, attempt, rec.nextPaymentDate);
         if (opening?.opened) {
           actions++;
         }
@@ -86,10 +84,10 @@ export class SubscriptionBillingService {
       }
       if (!push && order.status === 'OPENED') {
         if (!rec.cardToken) {
-          await charger.expire(order).catch(() => undefined);
+          await this.charger.expire(order).catch(() => undefined);
         } else {
           try {
-            const charged = await charger.chargeRenewal(order, rec.cardToken, rec);
+            const charged = await this.charger.chargeRenewal(order, rec.cardToken, rec);
             // Paid: the period's end is the next due date, so unless the clock is already past
             // it (catching up), there is nothing more to bill and no need to read the record again.
             if (charged.status === 'CLOSED' && now < periodBounds(rec.anchorAt, rec.intervalType, period).end) {

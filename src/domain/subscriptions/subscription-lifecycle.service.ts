@@ -88,7 +88,7 @@ export class SubscriptionLifecycleService {
       deletedBy: null,
     };
     await repos.recurrentPayments.insert(rec);
-    await this.core.publish(repos, recurrentPaymentEvent(rec, now));
+    await this.core.events.publish(repos, recurrentPaymentEvent(rec, now));
     return rec;
   }
 

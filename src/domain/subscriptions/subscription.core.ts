@@ -1,6 +1,5 @@
-import type { DomainEvent } from '../events/event.ts';
 import { recurrentPaymentEvent } from '../events/event.ts';
-import type { PaymentOrder } from '../payment-orders/payment-order.ts';
+import type { EventPublisher } from '../events/event-publisher.ts';
 import type { Repositories } from '../repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
@@ -38,29 +37,6 @@ export type MoveArgs = [
   action: string,
 ];
 
-/** What the billing engine needs from payment orders (PaymentRenewalService, and PaymentOrderMoveService.expire). */
-export interface RenewalCharger {
-  /**
-   * Opens the renewal order for one try of one period, or finds it when it already exists
-   * (`opened: false`); undefined when it cannot be opened (its method is gone).
-   */
-  openRenewal(
-    rec: RecurrentPayment,
-    periodIndex: number,
-    attempt: number,
-    dueAt: number,
-  ): Promise<{ order: PaymentOrder; opened: boolean } | undefined>;
-  /**
-   * Charges a card renewal order with the saved token (idempotent per order); `rec` is the
-   * subscription as the billing run read it before opening the order.
-   */
-  chargeRenewal(order: PaymentOrder, token: string, rec: RecurrentPayment): Promise<PaymentOrder>;
-  getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
-  expire(order: PaymentOrder): Promise<PaymentOrder>;
-  /** Settles an open renewal of a cancelled subscription: expired, or (a card) what its charge became. */
-  withdraw(order: PaymentOrder): Promise<PaymentOrder>;
-}
-
 /**
  * Recurrent payments: created when a SUBSCRIPTION checkout starts, activated by its first
  * payment, renewed period by period by the billing job, cancelled by the merchant or payer.
@@ -69,26 +45,15 @@ export interface RenewalCharger {
  * One service a step (subscription: reading and cancelling, and the payer's new card;
  * subscription-lifecycle: what the subscription's payment orders do to it; subscription-billing:
  * the renewals that fall due); this is what the steps share: the merchant's clock, the move with
- * its event, the options, and the payment orders' renewal charger.
+ * its event, and the options. The payment orders' side of renewals (RenewalCharger) is given to
+ * the steps that need it.
  */
 export class SubscriptionCore {
-  private renewals: RenewalCharger | null = null;
-
   constructor(
     readonly clocks: TestClocks,
-    readonly publish: (repos: Repositories, event: DomainEvent) => Promise<void>,
+    readonly events: EventPublisher,
     readonly options: SubscriptionOptions,
   ) {}
-
-  /** Set once at wiring time (payment orders and subscriptions need each other). */
-  useCharger(charger: RenewalCharger): void {
-    this.renewals = charger;
-  }
-
-  /** The payment orders' side of renewals; null until wired. */
-  get charger(): RenewalCharger | null {
-    return this.renewals;
-  }
 
   now(who: { merchantId: string; mode: 'test' | 'live' }): number {
     return this.clocks.clockFor(who).now().getTime();
@@ -111,7 +76,7 @@ export class SubscriptionCore {
     }
     const updated = await repos.recurrentPayments.update(rec, to, changes, now);
     if (updated && to !== rec.status) {
-      await this.publish(repos, recurrentPaymentEvent(updated, now));
+      await this.events.publish(repos, recurrentPaymentEvent(updated, now));
     }
     return updated;
   }

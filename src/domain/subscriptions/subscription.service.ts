@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { assertRecurrentTransition, isTerminal } from './recurrent-payment.status.ts';
 import type { RecurrentPayment, RecurrentPaymentFilter } from './recurrent-payment.ts';
+import type { RenewalCharger } from './renewal-charger.ts';
 import type { SubscriptionCore } from './subscription.core.ts';
 
 /** Subscriptions as the merchant and the payer see them: read, cancelled, given a new card. */
@@ -12,6 +13,8 @@ export class SubscriptionService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly core: SubscriptionCore,
+    /** Withdraws a cancelled subscription's open renewal. */
+    private readonly renewals: RenewalCharger,
   ) {}
 
   /** How failed renewals are retried (SUBSCRIPTION_RETRY_DAYS, SUBSCRIPTION_CANCEL_AFTER_RETRIES), for the dashboard. */
@@ -112,7 +115,7 @@ export class SubscriptionService {
     // A renewal order left open (PIX, voucher…) must not be paid after the cancellation; a card
     // renewal records what became of its charge (see PaymentRenewalService.withdraw).
     for (const order of await this.uow.read.orders.openRenewals(rec.id)) {
-      await this.core.charger?.withdraw(order).catch(() => undefined);
+      await this.renewals.withdraw(order).catch(() => undefined);
     }
     return canceled;
   }

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../events/event.ts';
+import type { EventPublisher } from '../events/event-publisher.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -45,7 +46,7 @@ const HOOK_URLS_KEPT = 10_000;
  * secrets), WebhookEndpointService (the merchant's endpoints, test events), WebhookEventService
  * (events, their deliveries, redelivery).
  */
-export class WebhookService {
+export class WebhookService implements EventPublisher {
   constructor(private readonly clock: Clock) {}
 
   async publish(repos: Repositories, event: DomainEvent): Promise<void> {

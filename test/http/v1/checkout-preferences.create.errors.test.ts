@@ -485,7 +485,7 @@ describeBackends('POST /v1/checkout_preferences rejects', (build) => {
         assertWrongInput(await send(payload), ['request body is not valid JSON']);
       }
       for (const payload of polluting) {
-        // The wording is the body parser's (src/http/app.ts); what matters here is 400 and no pollution.
+        // The wording is the body parser's (src/server/json-body.ts); what matters here is 400 and no pollution.
         assertError(await send(payload), 400, 'WRONG_INPUT');
       }
       assert.equal(({} as Record<string, unknown>).polluted, undefined);

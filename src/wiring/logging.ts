@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import pino from 'pino';
+import type { Config } from '../config/config.ts';
+
+const REDACTED = '[Redacted]';
+const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
+const SECRET_HEADERS = ['x-api-secret', 'authorization'] as const;
+
+/** A shallow copy of `value` with `members` censored; an Error stays an Error, with its message and stack. */
+function censored(value: object, members: readonly string[]): Record<string, unknown> {
+  const copy: Record<string, unknown> =
+    value instanceof Error
+      ? Object.assign(Object.create(Object.getPrototypeOf(value)), value, {
+          message: value.message,
+          stack: value.stack,
+        })
+      : { ...value };
+  for (const member of members) {
+    copy[member] = REDACTED;
+  }
+  return copy;
+}
+
+/**
+ * Censors the members `*.apiSecret`, `*.api_secret`, `*.secret` and the headers
+ * `req.headers["x-api-secret"]` and `req.headers.authorization` of a log line. It looks one level
+ * into each member and copies only a line that holds such a member, where pino's own `redact`
+ * would clone every line and every per-request child logger (docs/performance.md, "Logging").
+ */
+export function scrubSecrets(line: Record<string, unknown>): Record<string, unknown> {
+  let out = line;
+  for (const key of Object.keys(line)) {
+    const value = line[key];
+    if (value === null || typeof value !== 'object') {
+      continue;
+    }
+    let copy: Record<string, unknown> | null = null;
+    const members = SECRET_MEMBERS.filter((m) => Object.hasOwn(value, m));
+    if (members.length > 0) {
+      copy = censored(value, members);
+    }
+    const headers = key === 'req' ? (value as { headers?: unknown }).headers : undefined;
+    if (headers !== null && typeof headers === 'object') {
+      const secretHeaders = SECRET_HEADERS.filter((h) => Object.hasOwn(headers, h));
+      if (secretHeaders.length > 0) {
+        copy ??= { ...value };
+        copy.headers = censored(headers, secretHeaders);
+      }
+    }
+    if (copy) {
+      if (out === line) {
+        out = { ...line };
+      }
+      out[key] = copy;
+    }
+  }
+  return out;
+}
+
+/** How long a log line may wait in the buffer when traffic is too low to fill it. */
+const LOG_FLUSH_INTERVAL_MS = 1_000;
+
+/**
+ * JSON lines on stdout, buffered: a write system call per line cost more than the rest of a
+ * small request's logging, so lines are written 8 KB at a time (and at exit), and at least
+ * every second, so that a quiet server's lines still show up promptly.
+ */
+export function defaultLogger(config: Pick<Config, 'logLevel'>): Logger {
+  const logger = pino(
+    {
+      level: config.logLevel,
+      // Belt and braces: nothing that looks like a credential is ever written.
+      formatters: { log: scrubSecrets },
+    },
+    pino.destination({ sync: false, minLength: 8192 }),
+  );
+  setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  return logger;
+}
