@@ -150,7 +150,7 @@ export class PaymentLinkService {
         `currency cannot be changed (the plan is in ${current.currency}); create a new payment link for another currency`,
       ]);
     }
-    const decimals = this.currencies.get(current.currency)?.decimals ?? 2;
+    const decimals = this.currencies.decimalsOf(current.currency);
     // A trial type sent without a count (or the other way round) is checked against the result, not the request.
     const removesTrial =
       input.trialIntervalType === null || input.trialIntervalCount === null || input.trialIntervalCount === 0;

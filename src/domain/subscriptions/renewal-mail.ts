@@ -49,7 +49,7 @@ export async function queueRenewalMail(
   if (!rec.payer.email) {
     return;
   }
-  const decimals = deps.currencies.get(rec.currency)?.decimals ?? 2;
+  const decimals = deps.currencies.decimalsOf(rec.currency);
   // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
   const payee = await profileIn(repos, rec.merchantId);
   const merchantName = oneLine(payee?.displayName ?? '');

@@ -226,7 +226,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
   const kitOf = (req: Req, reply: FastifyReply, ctx: DashContext): PaymentsKit => ({
     base,
     csrf: t.csrfToken(req, reply),
-    money: (minor, currency) => formatMoney(minor, currency, deps.currencies.get(currency)?.decimals ?? 2, ctx.m),
+    money: (minor, currency) => formatMoney(minor, currency, deps.currencies.decimalsOf(currency), ctx.m),
   });
 
   // ---- lists --------------------------------------------------------------------------------
@@ -285,7 +285,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     }
     const caller = callerOf(ctx);
     const filter = orderFilterOf(f);
-    const decimals = (c: string) => deps.currencies.get(c)?.decimals ?? 2;
+    const decimals = (c: string) => deps.currencies.decimalsOf(c);
     const header = [
       'id',
       'created_at',
@@ -341,7 +341,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
     }
     const caller = callerOf(ctx);
     const filter = preferenceFilterOf(f);
-    const decimals = (c: string) => deps.currencies.get(c)?.decimals ?? 2;
+    const decimals = (c: string) => deps.currencies.decimalsOf(c);
     const header = [
       'id',
       'created_at',
@@ -469,7 +469,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       objectId: pref.id,
       detail: {
         mode,
-        amount: formatMinor(pref.amountMinor, deps.currencies.get(pref.currency)?.decimals ?? 2),
+        amount: formatMinor(pref.amountMinor, deps.currencies.decimalsOf(pref.currency)),
         currency: pref.currency,
       },
     });
@@ -620,7 +620,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, t: DashTools, mod
       detail: {
         mode,
         reason: reason === '' ? null : reason,
-        amount: formatMinor(order.amountMinor, deps.currencies.get(order.currency)?.decimals ?? 2),
+        amount: formatMinor(order.amountMinor, deps.currencies.decimalsOf(order.currency)),
         currency: order.currency,
       },
     });

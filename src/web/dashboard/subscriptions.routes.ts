@@ -90,7 +90,7 @@ const queryText = (req: Req, name: string): string => {
 };
 
 function moneyOf(t: DashTools, ctx: DashContext): MoneyFormat {
-  return (minor, currency) => formatMoney(minor, currency, t.deps.currencies.get(currency)?.decimals ?? 2, ctx.m);
+  return (minor, currency) => formatMoney(minor, currency, t.deps.currencies.decimalsOf(currency), ctx.m);
 }
 
 /** A URL with its query: empty values left out. */
@@ -416,7 +416,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, t: DashTools,
     if (plan.status !== 'ACTIVE') {
       return sendArchivedNotice(req, reply, ctx, plan);
     }
-    const decimals = deps.currencies.get(plan.currency)?.decimals ?? 2;
+    const decimals = deps.currencies.decimalsOf(plan.currency);
     return sendPlanForm(req, reply, ctx, formValuesOf(plan, decimals), NO_ERRORS, plan);
   });
 
