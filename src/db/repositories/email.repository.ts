@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { EmailRepository, EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type { Database, OutboundEmailsTable } from '../schema.ts';
 import { leaseDue, unleased } from './leases.ts';
-import { afterCursor } from './page.ts';
+import { newestFirstPage } from './page.ts';
 
 function toEmail(r: OutboundEmailsTable): OutboundEmail {
   return {
@@ -94,19 +93,11 @@ export class KyselyEmailRepository implements EmailRepository {
   }
 
   async page(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<OutboundEmail>> {
-    let q = this.db
+    const q = this.db
       .selectFrom('outbound_emails')
       .selectAll()
       .where('merchant_id', '=', merchantId)
       .where('mode', '=', mode);
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'outbound_emails'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toEmail), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toEmail);
   }
 }
