@@ -52,17 +52,7 @@ export class KyselyEmailRepository implements EmailRepository {
       .where(unleased(now))
       .orderBy('created_at')
       .limit(limit);
-    const { ids, token } = await leaseDue(this.db, 'outbound_emails', due, now, leaseMs);
-    if (ids.length === 0) {
-      return [];
-    }
-    const rows = await this.db
-      .selectFrom('outbound_emails')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('lease_token', '=', token)
-      .orderBy('created_at')
-      .execute();
+    const rows = await leaseDue(this.db, 'outbound_emails', due, now, leaseMs);
     return rows.map(toEmail);
   }
 

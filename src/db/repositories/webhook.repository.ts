@@ -253,16 +253,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .where(unleased(now))
       .orderBy('next_attempt_at')
       .limit(limit);
-    const { ids, token } = await leaseDue(this.db, 'webhook_deliveries', due, now, leaseMs);
-    if (ids.length === 0) {
-      return [];
-    }
-    const rows = await this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('lease_token', '=', token)
-      .execute();
+    const rows = await leaseDue(this.db, 'webhook_deliveries', due, now, leaseMs);
     return rows.map(toDelivery);
   }
 
