@@ -139,7 +139,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       config,
       evmTokens,
       new KyselyChainScanStore(database.db, database.write),
-      (code) => currencies.get(code)?.decimals ?? 2,
+      (code) => currencies.decimalsOf(code),
       logger,
     ),
     evmNetworks: evmTokens,

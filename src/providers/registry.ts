@@ -42,7 +42,7 @@ export function createProviders(
     evmNetworks?: Record<string, EvmNetworkTokens>;
   } = {},
 ): ProviderRegistry {
-  const decimalsOf = (code: string) => currencies.get(code)?.decimals ?? 2;
+  const decimalsOf = (code: string) => currencies.decimalsOf(code);
   const testProcessor = new TestCardProcessor({
     now,
     approvalDelayMs: options.cardApprovalDelayMs ?? 3000,

@@ -11,9 +11,8 @@ import type {
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
-import { afterCursor, startBelow } from './page.ts';
+import { newestFirstPage, startBelow } from './page.ts';
 import { changedRows, PreparedInsert, PreparedQuery } from './prepared.ts';
 
 // The two statements every integration runs most, compiled once (see prepared.ts).
@@ -210,16 +209,7 @@ export class KyselyCheckoutPreferenceRepository implements CheckoutPreferenceRep
       }
     }
     // The range's end and the cursor as one bound (see startBelow).
-    const start = startBelow(page.cursor, filter.createdLt);
-    if (start) {
-      q = q.where(afterCursor<Database, 'checkout_preferences'>(start));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toPreference), page.limit);
+    return newestFirstPage(q, startBelow(page.cursor, filter.createdLt), page.limit, toPreference);
   }
 
   async getById(id: string): Promise<CheckoutPreference | undefined> {

@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { EmailRepository, EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type { Database, OutboundEmailsTable } from '../schema.ts';
 import { leaseDue, unleased } from './leases.ts';
-import { afterCursor } from './page.ts';
+import { newestFirstPage } from './page.ts';
 
 function toEmail(r: OutboundEmailsTable): OutboundEmail {
   return {
@@ -53,17 +52,7 @@ export class KyselyEmailRepository implements EmailRepository {
       .where(unleased(now))
       .orderBy('created_at')
       .limit(limit);
-    const { ids, token } = await leaseDue(this.db, 'outbound_emails', due, now, leaseMs);
-    if (ids.length === 0) {
-      return [];
-    }
-    const rows = await this.db
-      .selectFrom('outbound_emails')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('lease_token', '=', token)
-      .orderBy('created_at')
-      .execute();
+    const rows = await leaseDue(this.db, 'outbound_emails', due, now, leaseMs);
     return rows.map(toEmail);
   }
 
@@ -94,19 +83,11 @@ export class KyselyEmailRepository implements EmailRepository {
   }
 
   async page(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<OutboundEmail>> {
-    let q = this.db
+    const q = this.db
       .selectFrom('outbound_emails')
       .selectAll()
       .where('merchant_id', '=', merchantId)
       .where('mode', '=', mode);
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'outbound_emails'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toEmail), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toEmail);
   }
 }

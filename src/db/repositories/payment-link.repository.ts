@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type {
   IntervalType,
   PaymentLink,
@@ -11,7 +10,7 @@ import type {
   PlanTerms,
 } from '../../domain/subscriptions/payment-link.ts';
 import type { Database, PaymentLinksTable, PaymentLinkVersionsTable } from '../schema.ts';
-import { afterCursor } from './page.ts';
+import { newestFirstPage } from './page.ts';
 
 /** The plan terms, stored the same way on a link and on each of its versions. */
 function termsOf(row: PaymentLinksTable | PaymentLinkVersionsTable): PlanTerms {
@@ -104,15 +103,7 @@ export class KyselyPaymentLinkRepository implements PaymentLinkRepository {
     if (filter.status) {
       q = q.where('status', '=', filter.status);
     }
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'payment_links'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toPaymentLink), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toPaymentLink);
   }
 
   async setStatus(merchantId: string, mode: Mode, id: string, status: PaymentLinkStatus, at: number): Promise<void> {

@@ -12,9 +12,8 @@ import type {
   PaymentOrderRepository,
 } from '../../domain/payment-orders/payment-order.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
-import { afterCursor, startBelow } from './page.ts';
+import { newestFirstPage, startBelow } from './page.ts';
 import { changedRows, PreparedInsert, PreparedQuery, PreparedShapes } from './prepared.ts';
 
 // What each payment and renewal runs (see prepared.ts).
@@ -259,16 +258,7 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
       q = q.where((eb) => eb(eb.fn('lower', ['payer_email']), '=', email));
     }
     // The range's end and the cursor as one bound (see startBelow).
-    const start = startBelow(page.cursor, f.createdLt);
-    if (start) {
-      q = q.where(afterCursor<Database, 'payment_orders'>(start));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toOrder), page.limit);
+    return newestFirstPage(q, startBelow(page.cursor, f.createdLt), page.limit, toOrder);
   }
 
   async listOpenForPreference(preferenceId: string): Promise<PaymentOrder[]> {

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type {
@@ -12,7 +11,7 @@ import type {
   RecurrentPaymentRepository,
 } from '../../domain/subscriptions/recurrent-payment.ts';
 import type { Database, RecurrentPaymentsTable } from '../schema.ts';
-import { afterCursor } from './page.ts';
+import { newestFirstPage } from './page.ts';
 import { PreparedQuery } from './prepared.ts';
 
 // Read several times per renewal (see prepared.ts).
@@ -206,15 +205,7 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
     if (f.paymentLinkId !== undefined) {
       q = q.where('payment_link_id', '=', f.paymentLinkId);
     }
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'recurrent_payments'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toRecurrent), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toRecurrent);
   }
 
   async update(

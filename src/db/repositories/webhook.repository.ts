@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { DomainEvent } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
-import { toPage } from '../../domain/shared/page.ts';
 import type {
   DeliveryProgress,
   DeliveryStatus,
@@ -17,7 +16,7 @@ import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '..
 import { onlyEnabled } from './enabled-endpoints.ts';
 import { toEvent } from './event.repository.ts';
 import { leaseDue, unleased } from './leases.ts';
-import { afterCursor } from './page.ts';
+import { newestFirstPage } from './page.ts';
 import { PreparedInsert, PreparedQuery } from './prepared.ts';
 
 // What every event publishes through (see prepared.ts).
@@ -128,21 +127,13 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async listEndpoints(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    let q = this.db
+    const q = this.db
       .selectFrom('webhook_endpoints')
       .selectAll()
       .where('merchant_id', '=', merchantId)
       .where('mode', '=', mode)
       .where('deleted_at', 'is', null);
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'webhook_endpoints'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toEndpoint), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toEndpoint);
   }
 
   async enabledEndpoints(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
@@ -262,16 +253,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .where(unleased(now))
       .orderBy('next_attempt_at')
       .limit(limit);
-    const { ids, token } = await leaseDue(this.db, 'webhook_deliveries', due, now, leaseMs);
-    if (ids.length === 0) {
-      return [];
-    }
-    const rows = await this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('lease_token', '=', token)
-      .execute();
+    const rows = await leaseDue(this.db, 'webhook_deliveries', due, now, leaseMs);
     return rows.map(toDelivery);
   }
 
@@ -424,14 +406,6 @@ export class KyselyEventQueryRepository implements EventQueryRepository {
     if (filter.entityId) {
       q = q.where('entity_id', '=', filter.entityId);
     }
-    if (page.cursor) {
-      q = q.where(afterCursor<Database, 'events'>(page.cursor));
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    return toPage(rows.map(toEvent), page.limit);
+    return newestFirstPage(q, page.cursor, page.limit, toEvent);
   }
 }

@@ -6,8 +6,9 @@ import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
 import { parseBoundedAmount } from '../shared/amount-rules.ts';
 import type { Clock } from '../shared/clock.ts';
 import { parseRfc3339 } from '../shared/clock.ts';
-import { AppError, notFound } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { InTransaction } from '../subscriptions/payment-link.service.ts';
@@ -240,12 +241,9 @@ export class CheckoutPreferenceService {
   }
 
   async get(caller: Caller, id: string): Promise<CheckoutPreference> {
-    const pref = isWellFormedId(id)
-      ? await this.uow.read.preferences.get(caller.merchantId, caller.mode, id)
-      : undefined;
-    if (!pref) {
-      throw notFound('checkout preference');
-    }
+    const pref = await getOwned(id, 'checkout preference', (id) =>
+      this.uow.read.preferences.get(caller.merchantId, caller.mode, id),
+    );
     return this.withEffectiveStatus(caller, pref);
   }
 

@@ -67,6 +67,22 @@ export class CurrencyTable {
     return this.byCode.get(code);
   }
 
+  /**
+   * The number of minor-unit digits of a currency the table holds. Throws a plain error (a 500,
+   * logged) on an unknown code rather than answering a default: every code that reaches it has
+   * already passed the input checks against this table (orders, preferences, plans, methods), so
+   * an unknown one is a stored row in a currency the table has lost (a rates file that once
+   * added it and no longer does) or a bug, neither of which the caller can fix; and guessing 2
+   * would show or convert a 0- or 8-decimal amount a hundred or a million times off.
+   */
+  decimalsOf(code: string): number {
+    const currency = this.byCode.get(code);
+    if (!currency) {
+      throw new RangeError(`currency ${code} is not in the currency table`);
+    }
+    return currency.decimals;
+  }
+
   all(): Currency[] {
     return [...this.byCode.values()];
   }

@@ -1,6 +1,7 @@
 import type { Caller } from '../merchants/merchant.ts';
 import type { CardChargeResult, CardPaymentProvider } from '../payment-methods/payment-provider.ts';
-import { AppError, notFound } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrderCore } from './payment-order.core.ts';
@@ -79,10 +80,7 @@ export class PaymentOrderMoveService {
     const now = this.core.now(order);
     const amount = received ?? order.chargedAmountMinor;
     const outcome = await this.uow.transaction(async (repos): Promise<PaymentOrder | 'LATE'> => {
-      const current = await repos.orders.getById(order.id);
-      if (!current) {
-        throw notFound('payment order');
-      }
+      const current = await getOwned(order.id, 'payment order', (id) => repos.orders.getById(id));
       if (current.status === 'EXPIRED' && LATE_RECORDABLE.has(current.anomaly)) {
         // Committed, then reported: the money arrived and must not be forgotten (a later top-up
         // of an address watched after expiry updates the amount).

@@ -4,8 +4,8 @@ import type { Caller } from '../merchants/merchant.ts';
 import { eligibleMethods } from '../payment-methods/eligibility.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
-import { notFound } from '../shared/errors.ts';
 import { isWellFormedId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { PaymentOrder, PaymentOrderFilter } from './payment-order.ts';
@@ -19,11 +19,7 @@ export class PaymentOrderQueryService {
   ) {}
 
   async get(caller: Caller, id: string): Promise<PaymentOrder> {
-    const order = isWellFormedId(id) ? await this.uow.read.orders.get(caller.merchantId, caller.mode, id) : undefined;
-    if (!order) {
-      throw notFound('payment order');
-    }
-    return order;
+    return getOwned(id, 'payment order', (id) => this.uow.read.orders.get(caller.merchantId, caller.mode, id));
   }
 
   list(caller: Caller, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>> {

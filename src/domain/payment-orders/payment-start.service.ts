@@ -13,8 +13,9 @@ import type {
   MerchantPaymentSettings,
 } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories.ts';
-import { AppError, notFound } from '../shared/errors.ts';
-import { isWellFormedId, newId } from '../shared/ids.ts';
+import { AppError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { PaymentOrderCore, PaymentOrderOptions } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
@@ -51,10 +52,6 @@ export class PaymentStartService {
     private readonly moves: PaymentOrderMoveService,
   ) {}
 
-  private async read(preferenceId: string): Promise<CheckoutPreference | undefined> {
-    return isWellFormedId(preferenceId) ? this.uow.read.preferences.getById(preferenceId) : undefined;
-  }
-
   /**
    * What a payer does on the hosted checkout (and what the pay test helper does): choose a
    * method, give the missing payer details and the method's own data. Returns the order.
@@ -63,10 +60,10 @@ export class PaymentStartService {
    * reads it again either way.
    */
   async start(checkout: string | CheckoutPreference, input: StartPaymentInput): Promise<PaymentOrder> {
-    const pref = typeof checkout === 'string' ? await this.read(checkout) : checkout;
-    if (!pref) {
-      throw notFound('checkout preference');
-    }
+    const pref =
+      typeof checkout === 'string'
+        ? await getOwned(checkout, 'checkout preference', (id) => this.uow.read.preferences.getById(id))
+        : checkout;
     const who = { merchantId: pref.merchantId, mode: pref.mode };
     const now = this.core.now(who);
     const status = effectiveStatus(pref, now);

@@ -1,8 +1,8 @@
 import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
 import type { Caller } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
-import { AppError, notFound } from '../shared/errors.ts';
-import { isWellFormedId } from '../shared/ids.ts';
+import { AppError } from '../shared/errors.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { PaymentOrder } from './payment-order.ts';
@@ -49,12 +49,9 @@ export class TestHelperService {
     onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>,
   ): Promise<PaymentOrder> {
     this.assertTest(caller);
-    const pref = isWellFormedId(preferenceId)
-      ? await this.uow.read.preferences.get(caller.merchantId, caller.mode, preferenceId)
-      : undefined;
-    if (!pref) {
-      throw notFound('checkout preference');
-    }
+    const pref = await getOwned(preferenceId, 'checkout preference', (id) =>
+      this.uow.read.preferences.get(caller.merchantId, caller.mode, id),
+    );
     const methods = await this.orders.eligibleFor(pref);
     let methodId = input.paymentMethodId ?? null;
     if (!methodId && !pref.selectedPaymentMethodId) {

@@ -3,9 +3,10 @@ import type { Caller } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
 import { parseBoundedAmount } from '../shared/amount-rules.ts';
 import type { Clock } from '../shared/clock.ts';
-import { AppError, notFound } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
 import { fromMinorUnits } from '../shared/money.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { IntervalType, PaymentLink, PaymentLinkStatus, PlanTerms } from './payment-link.ts';
@@ -149,7 +150,7 @@ export class PaymentLinkService {
         `currency cannot be changed (the plan is in ${current.currency}); create a new payment link for another currency`,
       ]);
     }
-    const decimals = this.currencies.get(current.currency)?.decimals ?? 2;
+    const decimals = this.currencies.decimalsOf(current.currency);
     // A trial type sent without a count (or the other way round) is checked against the result, not the request.
     const removesTrial =
       input.trialIntervalType === null || input.trialIntervalCount === null || input.trialIntervalCount === 0;
@@ -207,13 +208,7 @@ export class PaymentLinkService {
   }
 
   async get(caller: Caller, id: string): Promise<PaymentLink> {
-    const link = isWellFormedId(id)
-      ? await this.uow.read.paymentLinks.get(caller.merchantId, caller.mode, id)
-      : undefined;
-    if (!link) {
-      throw notFound('payment link');
-    }
-    return link;
+    return getOwned(id, 'payment link', (id) => this.uow.read.paymentLinks.get(caller.merchantId, caller.mode, id));
   }
 
   /**
@@ -231,14 +226,10 @@ export class PaymentLinkService {
 
   /** Archived definitions stay readable (existing subscribers keep them) but start no new subscription. */
   async archive(caller: Caller, id: string): Promise<PaymentLink> {
-    if (!isWellFormedId(id)) {
-      throw notFound('payment link');
-    }
     return this.uow.transaction(async (repos) => {
-      const link = await repos.paymentLinks.get(caller.merchantId, caller.mode, id);
-      if (!link) {
-        throw notFound('payment link');
-      }
+      const link = await getOwned(id, 'payment link', (id) =>
+        repos.paymentLinks.get(caller.merchantId, caller.mode, id),
+      );
       if (link.status === 'ARCHIVED') {
         return link;
       }

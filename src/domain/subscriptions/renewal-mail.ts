@@ -54,7 +54,7 @@ export class RenewalMailer {
     }
     const now = this.clocks.clockFor(rec).now().getTime();
     const { publicUrl, signer } = this.links;
-    const decimals = this.currencies.get(rec.currency)?.decimals ?? 2;
+    const decimals = this.currencies.decimalsOf(rec.currency);
     // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
     const payee = await profileIn(repos, rec.merchantId);
     const merchantName = oneLine(payee?.displayName ?? '');

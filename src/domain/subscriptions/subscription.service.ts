@@ -1,6 +1,7 @@
 import type { Caller } from '../merchants/merchant.ts';
-import { AppError, notFound } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { isWellFormedId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { assertRecurrentTransition, isTerminal } from './recurrent-payment.status.ts';
@@ -24,13 +25,9 @@ export class SubscriptionService {
   }
 
   async get(caller: Caller, id: string): Promise<RecurrentPayment> {
-    const rec = isWellFormedId(id)
-      ? await this.uow.read.recurrentPayments.get(caller.merchantId, caller.mode, id)
-      : undefined;
-    if (!rec) {
-      throw notFound('recurrent payment');
-    }
-    return rec;
+    return getOwned(id, 'recurrent payment', (id) =>
+      this.uow.read.recurrentPayments.get(caller.merchantId, caller.mode, id),
+    );
   }
 
   list(caller: Caller, page: PageRequest, filter: RecurrentPaymentFilter): Promise<Page<RecurrentPayment>> {
@@ -44,10 +41,7 @@ export class SubscriptionService {
 
   /** Cancellation by the payer from the signed link in their e-mails. */
   async cancelByPayer(id: string): Promise<RecurrentPayment> {
-    const rec = await this.uow.read.recurrentPayments.getById(id);
-    if (!rec) {
-      throw notFound('recurrent payment');
-    }
+    const rec = await getOwned(id, 'recurrent payment', (id) => this.uow.read.recurrentPayments.getById(id));
     return this.cancelRecord(rec, 'payer');
   }
 
@@ -65,19 +59,13 @@ export class SubscriptionService {
     token: string,
     shown: { brand: string; last4: string } | null = null,
   ): Promise<RecurrentPayment> {
-    const rec = await this.uow.read.recurrentPayments.getById(id);
-    if (!rec) {
-      throw notFound('recurrent payment');
-    }
+    const rec = await getOwned(id, 'recurrent payment', (id) => this.uow.read.recurrentPayments.getById(id));
     if (rec.paymentMethodType !== 'CARD' || isTerminal(rec.status)) {
       throw new AppError('CONFLICT', ['this subscription cannot take a new card']);
     }
     const now = this.core.now(rec);
     return this.uow.transaction(async (repos) => {
-      const current = await repos.recurrentPayments.getById(id);
-      if (!current) {
-        throw notFound('recurrent payment');
-      }
+      const current = await getOwned(id, 'recurrent payment', (id) => repos.recurrentPayments.getById(id));
       const stuck = current.status === 'UNPAID' && current.nextPaymentDate === null;
       return this.core.move(
         repos,

@@ -3,8 +3,9 @@ import type { Caller } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toWireTime } from '../shared/clock.ts';
-import { AppError, notFound } from '../shared/errors.ts';
-import { isWellFormedId, newId } from '../shared/ids.ts';
+import { AppError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { WebhookUrlPolicy } from './webhook.service.ts';
@@ -71,13 +72,9 @@ export class WebhookEndpointService {
   }
 
   async getEndpoint(caller: Caller, id: string): Promise<WebhookEndpoint> {
-    const e = isWellFormedId(id)
-      ? await this.uow.read.webhooks.getEndpoint(caller.merchantId, caller.mode, id)
-      : undefined;
-    if (!e) {
-      throw notFound('webhook endpoint');
-    }
-    return e;
+    return getOwned(id, 'webhook endpoint', (id) =>
+      this.uow.read.webhooks.getEndpoint(caller.merchantId, caller.mode, id),
+    );
   }
 
   listEndpoints(caller: Caller, page: PageRequest): Promise<Page<WebhookEndpoint>> {

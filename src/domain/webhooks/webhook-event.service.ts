@@ -1,8 +1,7 @@
 import type { DomainEvent } from '../events/event.ts';
 import type { Caller } from '../merchants/merchant.ts';
 import type { Clock } from '../shared/clock.ts';
-import { notFound } from '../shared/errors.ts';
-import { isWellFormedId } from '../shared/ids.ts';
+import { getOwned } from '../shared/owned.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { WebhookAttempt, WebhookDelivery } from './webhook.ts';
@@ -15,11 +14,7 @@ export class WebhookEventService {
   ) {}
 
   async getEvent(caller: Caller, id: string): Promise<DomainEvent> {
-    const e = isWellFormedId(id) ? await this.uow.read.eventQueries.get(caller.merchantId, caller.mode, id) : undefined;
-    if (!e) {
-      throw notFound('event');
-    }
-    return e;
+    return getOwned(id, 'event', (id) => this.uow.read.eventQueries.get(caller.merchantId, caller.mode, id));
   }
 
   listEvents(

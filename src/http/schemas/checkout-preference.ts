@@ -95,7 +95,7 @@ export function toCheckoutPreferenceResponse(p: CheckoutPreference, currencies: 
     id: p.id,
     type: p.type,
     status: p.status,
-    amount: fromMinorUnits(p.amountMinor, currencies.get(p.currency)?.decimals ?? 2),
+    amount: fromMinorUnits(p.amountMinor, currencies.decimalsOf(p.currency)),
     currency: p.currency,
     title: p.title,
     origin: p.origin,

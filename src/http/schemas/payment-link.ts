@@ -69,7 +69,7 @@ export const PaymentLinkResponse = Type.Object(
 
 /** `publicUrl` is PUBLIC_URL without a trailing slash (Services.publicUrl), the base of `public_url`. */
 export function toPaymentLinkResponse(l: PaymentLink, currencies: CurrencyTable, publicUrl: string) {
-  const decimals = currencies.get(l.currency)?.decimals ?? 2;
+  const decimals = currencies.decimalsOf(l.currency);
   return {
     id: l.id,
     title: l.title,

@@ -25,7 +25,7 @@ export const PaymentMethodResponse = Type.Object(
 );
 
 export function toPaymentMethodResponse(m: PaymentMethod, currencies: CurrencyTable) {
-  const decimals = currencies.get(m.currency)?.decimals ?? 2;
+  const decimals = currencies.decimalsOf(m.currency);
   return {
     id: m.id,
     status: m.status,

@@ -47,8 +47,8 @@ export const PaymentOrderResponse = Type.Object(
 const time = (ms: number | null): string | null => (ms === null ? null : toWireTime(ms));
 
 export function toPaymentOrderResponse(o: PaymentOrder, currencies: CurrencyTable) {
-  const decimals = currencies.get(o.currency)?.decimals ?? 2;
-  const chargedDecimals = currencies.get(o.chargedCurrency)?.decimals ?? 2;
+  const decimals = currencies.decimalsOf(o.currency);
+  const chargedDecimals = currencies.decimalsOf(o.chargedCurrency);
   return {
     id: o.id,
     checkout_preference_id: o.checkoutPreferenceId,

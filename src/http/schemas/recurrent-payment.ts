@@ -51,7 +51,7 @@ export const RecurrentPaymentResponse = Type.Object(
 const time = (ms: number | null): string | null => (ms === null ? null : toWireTime(ms));
 
 export function toRecurrentPaymentResponse(r: RecurrentPayment, currencies: CurrencyTable) {
-  const d = currencies.get(r.currency)?.decimals ?? 2;
+  const d = currencies.decimalsOf(r.currency);
   return {
     id: r.id,
     type: 'SUBSCRIPTION' as const,

@@ -27,7 +27,7 @@ export function paymentsKit({ ctx, services, csrfToken }: DashRequest): Payments
   return {
     base: ctx.base,
     csrf: csrfToken(),
-    money: (minor, currency) => formatMoney(minor, currency, services.currencies.get(currency)?.decimals ?? 2, ctx.m),
+    money: (minor, currency) => formatMoney(minor, currency, services.currencies.decimalsOf(currency), ctx.m),
   };
 }
 
@@ -158,7 +158,7 @@ export async function exportList<T, S extends string>(r: DashRequest, list: Paym
   if (f.problems.length > 0) {
     throw new AppError('WRONG_INPUT', f.problems);
   }
-  const decimals = (c: string) => services.currencies.get(c)?.decimals ?? 2;
+  const decimals = (c: string) => services.currencies.decimalsOf(c);
   const cells: CsvCells = { services, amount: (minor, currency) => formatMinor(minor, decimals(currency)) };
   const chunks = csvChunks(
     list.csv.header,

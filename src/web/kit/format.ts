@@ -24,5 +24,5 @@ export function methodName(method: Pick<PaymentMethod, 'type' | 'currency' | 'ne
 
 /** `1690n` USD → `16.90 USD`: exact digits from minor units, the code after (no float, no rounding). */
 export function formatAmount(amountMinor: bigint, currency: string, currencies: CurrencyTable): string {
-  return `${formatMinor(amountMinor, currencies.get(currency)?.decimals ?? 2)} ${currency}`;
+  return `${formatMinor(amountMinor, currencies.decimalsOf(currency))} ${currency}`;
 }

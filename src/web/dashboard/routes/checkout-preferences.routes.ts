@@ -130,7 +130,7 @@ async function createPayment(r: DashRequest) {
     objectId: pref.id,
     detail: {
       mode: ctx.mode,
-      amount: formatMinor(pref.amountMinor, services.currencies.get(pref.currency)?.decimals ?? 2),
+      amount: formatMinor(pref.amountMinor, services.currencies.decimalsOf(pref.currency)),
       currency: pref.currency,
     },
   });

@@ -151,7 +151,7 @@ async function editPlanForm(d: DashRequest<IdParams>) {
   if (plan.status !== 'ACTIVE') {
     return sendArchivedNotice(d, plan);
   }
-  const decimals = d.services.currencies.get(plan.currency)?.decimals ?? 2;
+  const decimals = d.services.currencies.decimalsOf(plan.currency);
   return sendPlanForm(d, formValuesOf(plan, decimals), NO_ERRORS, plan);
 }
 

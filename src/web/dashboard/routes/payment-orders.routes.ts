@@ -179,7 +179,7 @@ async function refundPaymentOrder(r: DashRequest<IdParams>) {
     detail: {
       mode: ctx.mode,
       reason: reason === '' ? null : reason,
-      amount: formatMinor(order.amountMinor, services.currencies.get(order.currency)?.decimals ?? 2),
+      amount: formatMinor(order.amountMinor, services.currencies.decimalsOf(order.currency)),
       currency: order.currency,
     },
   });
