@@ -33,8 +33,8 @@ export type CredentialWatchEvents = {
  *
  * Cost: one prepared statement, synchronous, no parsing; in WAL mode SQLite takes and releases
  * a read lock on the -shm file for it (two fcntl system calls) when the writer is not inside a
- * transaction, and nothing at all while it is (no other connection can commit then). Measured
- * on the 2-core benchmark VM, where system calls are dear: about 4 µs of CPU per call.
+ * transaction, and nothing at all while it is (no other connection can commit then); its cost
+ * is in docs/performance.md, "Measured choices in the code".
  */
 export class SqliteDataVersion implements CredentialWatch {
   private readonly dataVersion: SqliteDatabase.Statement<[], number>;

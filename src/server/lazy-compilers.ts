@@ -9,7 +9,7 @@ type Validate = ((data: unknown) => boolean) & { errors?: unknown };
  * Fastify's own schema compilers (Ajv for requests, fast-json-stringify for responses), each
  * route's schemas compiled on the route's first request instead of all of them at start. At
  * start they were about a quarter of the CPU a process spends before it is ready, and a restart
- * must be ready fast (RELIABILITY.md R3: p99 ≤ 2 s); a route's first request pays a few
+ * must be ready fast (docs/reliability.md, restart to ready); a route's first request pays a few
  * milliseconds instead. The schemas are the same and so are the answers: the OpenAPI test and
  * every route's tests compile them all.
  */

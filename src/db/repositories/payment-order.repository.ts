@@ -38,8 +38,7 @@ const RENEWAL = new PreparedQuery<
 // (payment_orders_one_paid_per_preference: kind = 'CHECKOUT'; payment_orders_expired_crypto:
 // payment_method_type = 'CRYPTO_ONCHAIN') to see whether the index applies, and when the term
 // holds a parameter, that marks the plan as depending on its value: the statement is then
-// compiled again on every run. That cost the two reads below 6 and 18 µs a run, against under
-// 1 µs with literals (inside a transaction, on a database of a few thousand orders).
+// compiled again on every run (docs/performance.md, "Measured choices in the code").
 
 // Read inside every payment's transaction and usually empty: exactly the (checkout, status)
 // index's range, with no ORDER BY, whose sorter would cost more than the lookup (callers sort

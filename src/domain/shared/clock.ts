@@ -37,10 +37,10 @@ function twoDigits(n: number): string {
 /**
  * Wire format: RFC 3339 UTC with second precision, `2024-06-12T15:26:47Z`.
  *
- * Every timestamp of every answer and event goes through here (several per answer), and
- * `Date#toISOString` cost about half a microsecond a call, seven times what this does: the date
- * part is formatted once per day seen and only the time of day is written out. Same output as `toISOString().slice(0, 19) + 'Z'`,
- * including its RangeError for a time that is not a valid date.
+ * Every timestamp of every answer and event goes through here (several per answer), so the
+ * date part is formatted once per day seen and only the time of day is written out
+ * (`Date#toISOString` costs several times more; docs/performance.md). Same output as
+ * `toISOString().slice(0, 19) + 'Z'`, including its RangeError for a time that is not a valid date.
  */
 export function toWireTime(at: number | Date): string {
   // Truncated toward zero, as a Date does with a fractional time.

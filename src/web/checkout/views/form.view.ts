@@ -125,7 +125,7 @@ function cardFields(model: FormModel, m: Messages): SafeHtml | null {
   // Required only when the card is the only way to pay: otherwise a PIX payer would be blocked by hidden fields.
   const cardOnly = model.methods.every((method) => method.type === 'CARD');
   const e = model.errors;
-  // Card fields are always rendered empty: what the payer typed is never sent back (R19).
+  // Card fields are always rendered empty: what the payer typed is never sent back: card data is never stored, logged or echoed (docs/reliability.md).
   return html`<fieldset class="card-fields" data-test="card-fields">
 <legend>${m.cardDetails}</legend>
 ${cardOnly ? null : html`<p class="hint">${m.cardDetailsHint}</p>`}
