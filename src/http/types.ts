@@ -1,5 +1,5 @@
 import type { Caller } from '../domain/merchants/merchant.ts';
-import type { Repositories } from '../domain/repositories.ts';
+import type { Repositories } from '../domain/repositories/repositories.ts';
 import type { DrainOptions } from './drain.ts';
 
 declare module 'fastify' {

@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type {
   AuditEntry,
-  DashboardRepository,
   DashboardSession,
   DashboardUser,
   Invitation,
@@ -11,6 +10,7 @@ import type {
   SessionStage,
 } from '../../domain/dashboard/dashboard-user.ts';
 import type { Role } from '../../domain/dashboard/roles.ts';
+import type { DashboardRepository } from '../../domain/repositories/dashboard.repository.ts';
 import type { DashboardInvitationsTable, DashboardSessionsTable, DashboardUsersTable, Database } from '../schema.ts';
 
 const num = (v: bigint | number | string | null): number | null => (v === null ? null : Number(v));

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Repositories } from '../../domain/repositories.ts';
+import type { Repositories } from '../../domain/repositories/repositories.ts';
 import type { Database } from '../schema.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';

@@ -12,7 +12,7 @@ import type {
   CardPaymentProvider,
   MerchantPaymentSettings,
 } from '../payment-methods/payment-provider.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import { isWellFormedId, newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../events/event.ts';
 import { recurrentPaymentEvent } from '../events/event.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { RecurrentPaymentStatus } from './recurrent-payment.status.ts';
