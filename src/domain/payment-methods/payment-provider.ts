@@ -4,9 +4,6 @@ import type { PaymentInstructions } from '../payment-orders/payment-order.ts';
 import type { Money } from '../shared/money.ts';
 import type { PaymentMethod, PaymentMethodType } from './payment-method.ts';
 
-/** What an adapter may report. Anything it cannot classify is PENDING. */
-export type ProviderStatus = 'PENDING' | 'REQUIRES_ACTION' | 'PAID' | 'FAILED' | 'EXPIRED';
-
 export type ProviderError = {
   code: 'DECLINED' | 'UNAVAILABLE' | 'REJECTED_INPUT' | 'BAD_SIGNATURE' | 'NOT_CONFIGURED';
   message: string;
