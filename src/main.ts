@@ -36,6 +36,7 @@ import { PaymentOrderSweepService } from './domain/payment-orders/payment-order-
 import { PaymentRenewalService } from './domain/payment-orders/payment-renewal.service.ts';
 import { PaymentStartService } from './domain/payment-orders/payment-start.service.ts';
 import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
+import type { ChainScanStore } from './domain/repositories/chain-scan.repository.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import { systemClock } from './domain/shared/clock.ts';
 import { LinkSigner } from './domain/shared/link-signer.ts';
@@ -65,7 +66,6 @@ import type { EvmNetworkTokens } from './providers/crypto-onchain/crypto-onchain
 import { MAINNET_TOKENS } from './providers/crypto-onchain/crypto-onchain.provider.ts';
 import { EsploraClient } from './providers/crypto-onchain/esplora.ts';
 import { EvmRpcClient } from './providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore } from './providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from './providers/crypto-onchain/evm-watcher.ts';
 import { smtpTransport } from './providers/email/smtp-transport.ts';
 import { paymentKeyChecks } from './providers/payment-key-checks.ts';
