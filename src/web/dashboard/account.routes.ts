@@ -3,7 +3,7 @@ import type { Mode } from '../../domain/merchants/merchant.ts';
 import { qrSvg } from '../../providers/shared/qr.ts';
 import { formField } from '../checkout/form-input.ts';
 import { html, trustedMarkup } from '../checkout/html.ts';
-import type { DashTools } from './dashboard.plugin.ts';
+import type { DashTools } from './dash-tools.ts';
 import { formatTime, t as tr } from './i18n.ts';
 import { readCookie, SESSION_COOKIE } from './session.ts';
 import { csrfField, problems } from './views/layout.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/shared/errors.ts';
 import { formField } from '../checkout/form-input.ts';
-import type { DashTools } from './dashboard.plugin.ts';
+import type { DashTools } from './dash-tools.ts';
 import { clearCookie, MERCHANT_COOKIE, PENDING_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './session.ts';
 import {
   forgotForm,

@@ -1,5 +1,5 @@
 import type { Caller } from '../../domain/merchants/merchant.ts';
-import type { DashContext } from './dashboard.plugin.ts';
+import type { DashContext } from './dash-tools.ts';
 
 /**
  * The domain services' caller for a signed-in dashboard request: the chosen merchant, the

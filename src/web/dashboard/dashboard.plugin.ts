@@ -1,10 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../domain/dashboard/audit.ts';
-import type { ActiveSession } from '../../domain/dashboard/dashboard-auth.service.ts';
-import type { Action } from '../../domain/dashboard/roles.ts';
 import { can } from '../../domain/dashboard/roles.ts';
-import type { Mode } from '../../domain/merchants/merchant.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { RouteDeps } from '../../http/routes/deps.ts';
 import { formField } from '../checkout/form-input.ts';
@@ -17,16 +13,16 @@ import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from 
 import { registerAccountRoutes } from './account.routes.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
+import type { DashTools } from './dash-tools.ts';
 import { registerDevelopersRoutes } from './developers.routes.ts';
 import { registerHomeRoutes } from './home.routes.ts';
-import type { DashboardMessages } from './i18n.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
 import { registerPaymentsRoutes } from './payments.routes.ts';
 import { MERCHANT_COOKIE, readCookie, SESSION_COOKIE } from './session.ts';
 import { registerSettingsRoutes } from './settings.routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions.routes.ts';
 import { messagePage } from './views/auth.views.ts';
-import type { Section, ShellContext } from './views/layout.ts';
+import type { ShellContext } from './views/layout.ts';
 import { publicPage, shell } from './views/layout.ts';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -34,60 +30,6 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 const FORM_BODY_LIMIT = 64 * 1024;
 /** Every dashboard form is bound to this scope in its CSRF token. */
 export const CSRF_SCOPE = 'dashboard';
-
-/** What a signed-in page knows about its request. */
-export type DashContext = {
-  active: ActiveSession;
-  merchantId: string;
-  merchantName: string;
-  /** Every merchant the user belongs to (the switcher shows when there are several). */
-  merchants: { id: string; name: string }[];
-  role: ActiveSession['memberships'][number]['role'];
-  mode: Mode;
-  base: string;
-  m: DashboardMessages;
-  actor: Actor;
-  can(action: Action): boolean;
-};
-
-/** The tools every route group gets from the plugin. */
-export type DashTools = {
-  deps: RouteDeps;
-  https: boolean;
-  messagesOf(req: FastifyRequest): DashboardMessages;
-  csrfToken(req: FastifyRequest, reply: FastifyReply): string;
-  /** Same origin and this browser's token; on failure a 403 page is sent and false returned. */
-  checkCsrf(req: FastifyRequest, reply: FastifyReply): boolean;
-  sendPublic(req: FastifyRequest, reply: FastifyReply, status: number, title: string, body: SafeHtml): FastifyReply;
-  sendShell(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    ctx: DashContext,
-    section: Section,
-    title: string,
-    body: SafeHtml,
-    status?: number,
-  ): FastifyReply;
-  /** The signed-in context, or null after sending the sign-in redirect (GET) or a 401 page (POST). */
-  requireSession(req: FastifyRequest, reply: FastifyReply, mode: Mode, base: string): Promise<DashContext | null>;
-  /** For a page that only a role with `action` may see (a form, a confirmation step): 403 otherwise. */
-  requirePermission(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    mode: Mode,
-    base: string,
-    action: Action,
-  ): Promise<DashContext | null>;
-  /** For a POST: session, CSRF and the role's permission; null once an error page is sent. */
-  authorize(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    mode: Mode,
-    base: string,
-    action: Action,
-  ): Promise<DashContext | null>;
-  seeOther(reply: FastifyReply, location: string): FastifyReply;
-};
 
 /**
  * The merchant dashboard, `/dashboard` (live data) and `/dashboard/test` (test data): server

@@ -7,7 +7,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../domain/webhooks/webhook.serv
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook.ts';
 import { formField } from '../checkout/form-input.ts';
 import { callerOf } from './caller.ts';
-import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import type { DashContext, DashTools } from './dash-tools.ts';
 import { t as tr } from './i18n.ts';
 import type { EndpointFormValues, KeyRow } from './views/developers.views.ts';
 import {

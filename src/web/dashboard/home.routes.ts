@@ -3,7 +3,7 @@ import { DAY_MS } from '../../domain/dashboard/stats.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import { html } from '../checkout/html.ts';
 import { conversionChart, dailyVolumeChart, methodMixChart } from './charts.ts';
-import type { DashTools } from './dashboard.plugin.ts';
+import type { DashTools } from './dash-tools.ts';
 import { formatMoney, t as tr } from './i18n.ts';
 
 /** The ranges the home page offers: today (since 00:00 UTC) and the last 7, 30 or 90 days. */

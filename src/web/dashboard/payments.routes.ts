@@ -18,7 +18,7 @@ import { cardDescription } from '../checkout/panels/card.ts';
 import { pushPanel } from '../checkout/panels/index.ts';
 import type { PanelContext } from '../checkout/panels/shared.ts';
 import { callerOf } from './caller.ts';
-import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import type { DashContext, DashTools } from './dash-tools.ts';
 import { formatMoney, t as tr } from './i18n.ts';
 import type { CreateForm, FilterForm, ListInput, PaymentsKit } from './views/payments.views.ts';
 import {

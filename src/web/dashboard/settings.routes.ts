@@ -6,7 +6,7 @@ import type { ProfileField } from '../../domain/merchants/merchant-profile.ts';
 import type { PaymentSettingsField, PaymentSettingsInput } from '../../domain/merchants/payment-settings.ts';
 import { logoPath } from '../checkout/brand.ts';
 import { formField } from '../checkout/form-input.ts';
-import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import type { DashContext, DashTools } from './dash-tools.ts';
 import { t as tr } from './i18n.ts';
 import { confirmStep } from './views/layout.ts';
 import type { PaymentFormValues, ProfileFormValues, ProfilePageModel } from './views/settings.views.ts';

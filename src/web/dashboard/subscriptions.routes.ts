@@ -17,7 +17,7 @@ import type { SafeHtml } from '../checkout/html.ts';
 import { html } from '../checkout/html.ts';
 import { planLinkUrl } from '../links/plan-link-url.ts';
 import { callerOf } from './caller.ts';
-import type { DashContext, DashTools } from './dashboard.plugin.ts';
+import type { DashContext, DashTools } from './dash-tools.ts';
 import { formatMoney, t as tr } from './i18n.ts';
 import type {
   MoneyFormat,
