@@ -37,12 +37,12 @@ import type {
   RecurrentPaymentsTable,
 } from '../src/db/schema.ts';
 import { CurrencyTable, DEFAULT_CURRENCIES } from '../src/domain/currencies/currency.ts';
+import { DashboardStatsService } from '../src/domain/dashboard/stats.service.ts';
 import type { OverviewQuery } from '../src/domain/dashboard/stats.ts';
-import { DashboardStatsService } from '../src/domain/dashboard/stats.ts';
 import type { CatalogEntry } from '../src/domain/payment-methods/catalog.ts';
 import { DEFAULT_CATALOG } from '../src/domain/payment-methods/catalog.ts';
 import type { PaymentMethodType } from '../src/domain/payment-methods/payment-method.ts';
-import type { Repositories } from '../src/domain/repositories.ts';
+import type { Repositories } from '../src/domain/repositories/repositories.ts';
 import { ManualClock, systemClock } from '../src/domain/shared/clock.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import { convertMinor } from '../src/domain/shared/money.ts';

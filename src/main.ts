@@ -10,7 +10,7 @@ import { CheckoutPreferenceService } from './domain/checkout-preferences/checkou
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
-import { DashboardStatsService } from './domain/dashboard/stats.ts';
+import { DashboardStatsService } from './domain/dashboard/stats.service.ts';
 import { TeamService } from './domain/dashboard/team.service.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';

@@ -3,7 +3,7 @@ import type { CurrencyTable } from './domain/currencies/currency.ts';
 import type { AccountService } from './domain/dashboard/account.service.ts';
 import type { AuditLogService } from './domain/dashboard/audit.ts';
 import type { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
-import type { DashboardStatsService } from './domain/dashboard/stats.ts';
+import type { DashboardStatsService } from './domain/dashboard/stats.service.ts';
 import type { TeamService } from './domain/dashboard/team.service.ts';
 import type { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import type { MerchantService } from './domain/merchants/merchant.service.ts';

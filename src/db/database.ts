@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Repositories } from '../domain/repositories.ts';
+import type { Repositories } from '../domain/repositories/repositories.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
 import { closablePool } from './closable-pool.ts';
 import type { CredentialWatch, CredentialWatchEvents } from './credential-freshness.ts';

@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { Repositories } from '../domain/repositories.ts';
+import type { Repositories } from '../domain/repositories/repositories.ts';
 
 type Unit = {
   fn: (repos: Repositories) => Promise<unknown>;

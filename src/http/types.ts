@@ -1,5 +1,5 @@
 import type { Caller } from '../domain/merchants/merchant.ts';
-import type { Repositories } from '../domain/repositories.ts';
+import type { Repositories } from '../domain/repositories/repositories.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,4 +1,4 @@
-import type { Repositories } from '../domain/repositories.ts';
+import type { Repositories } from '../domain/repositories/repositories.ts';
 import type { UnitOfWork } from '../domain/shared/unit-of-work.ts';
 
 type Write = (repos: Repositories) => Promise<void>;

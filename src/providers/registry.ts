@@ -5,9 +5,9 @@ import type {
   ChainWatcher,
   PushPaymentProvider,
 } from '../domain/payment-methods/payment-provider.ts';
+import type { TestProcessorStore } from '../domain/repositories/test-card-processor.repository.ts';
 import { BankTransferProvider } from './bank-transfer/bank-transfer.provider.ts';
 import { CardProvider } from './card/card.provider.ts';
-import type { TestProcessorStore } from './card/test-card-processor.ts';
 import { TestCardProcessor } from './card/test-card-processor.ts';
 import { CashProvider } from './cash/cash.provider.ts';
 import { LiveChains } from './crypto-onchain/chain-watchers.ts';
@@ -35,12 +35,12 @@ export function createProviders(
     /** Confirmations a payment needs, by network (2 when not given). */
     requiredConfirmations?: (network: string) => number;
     cardApprovalDelayMs?: number;
-    processorStore?: TestProcessorStore;
+    processorStore: TestProcessorStore;
     /** Live mode's chain sources; none: no live crypto order can be opened. */
     liveChains?: LiveChains;
     /** EVM chain ids and token contracts (mainnet's when not given). */
     evmNetworks?: Record<string, EvmNetworkTokens>;
-  } = {},
+  },
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.decimalsOf(code);
   const testProcessor = new TestCardProcessor({

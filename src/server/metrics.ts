@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { ChainSourceStatus } from '../providers/crypto-onchain/chain-watchers.ts';
+import type { ChainSourceStatus } from '../domain/payment-methods/payment-provider.ts';
 
 type Series = { requests: Counter.Internal; duration: Histogram.Internal<string> };
 

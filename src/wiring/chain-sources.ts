@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { Config, EvmNetwork } from '../config/config.ts';
+import type { ChainScanStore } from '../domain/repositories/chain-scan.repository.ts';
 import { EsploraWatcher, LiveChains } from '../providers/crypto-onchain/chain-watchers.ts';
 import type { EvmNetworkTokens } from '../providers/crypto-onchain/crypto-onchain.provider.ts';
 import { MAINNET_TOKENS } from '../providers/crypto-onchain/crypto-onchain.provider.ts';
 import { EsploraClient } from '../providers/crypto-onchain/esplora.ts';
 import { EvmRpcClient } from '../providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore } from '../providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../providers/crypto-onchain/evm-watcher.ts';
 
 /** The EVM networks' chain ids and token contracts: mainnet's, with the operator's overrides. */

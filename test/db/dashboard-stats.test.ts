@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { test } from 'node:test';
+import { DashboardStatsService } from '../../src/domain/dashboard/stats.service.ts';
 import type { Overview } from '../../src/domain/dashboard/stats.ts';
-import { DashboardStatsService } from '../../src/domain/dashboard/stats.ts';
 import { ManualClock } from '../../src/domain/shared/clock.ts';
 import { AppError } from '../../src/domain/shared/errors.ts';
 import { createPaymentLink, createPreference } from '../support/builders.ts';

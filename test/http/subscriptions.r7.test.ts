@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
-import type { Repositories } from '../../src/domain/repositories.ts';
+import type { Repositories } from '../../src/domain/repositories/repositories.ts';
 import { ManualClock } from '../../src/domain/shared/clock.ts';
 import type { UnitOfWork } from '../../src/domain/shared/unit-of-work.ts';
 import type { Cobro } from '../../src/main.ts';

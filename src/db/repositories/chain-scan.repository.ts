@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { TokenTransfer } from '../../providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore, ScanCursor } from '../../providers/crypto-onchain/evm-watcher.ts';
+import type { ScanCursor, TokenTransfer } from '../../domain/payment-methods/chain-scan.ts';
+import type { ChainScanStore } from '../../domain/repositories/chain-scan.repository.ts';
 import type { ChainCursorsTable, Database } from '../schema.ts';
 
 function toCursor(row: ChainCursorsTable): ScanCursor {

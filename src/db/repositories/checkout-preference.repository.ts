@@ -2,7 +2,6 @@ import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import type {
   CheckoutPreference,
-  CheckoutPreferenceRepository,
   PreferenceFilter,
   PreferenceOrigin,
   PreferenceStatus,
@@ -10,6 +9,7 @@ import type {
 } from '../../domain/checkout-preferences/checkout-preference.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type { CheckoutPreferenceRepository } from '../../domain/repositories/checkout-preference.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type { CheckoutPreferencesTable, Database } from '../schema.ts';
 import { newestFirstPage, startBelow } from './page.ts';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { CounterRepository, TestClockRepository } from '../../domain/merchants/merchant.repository.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { CounterRepository } from '../../domain/repositories/counter.repository.ts';
+import type { TestClockRepository } from '../../domain/repositories/test-clock.repository.ts';
 import type { Database } from '../schema.ts';
 
 export class KyselyCounterRepository implements CounterRepository {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { utcDay } from '../../domain/dashboard/stats.figures.ts';
 import type {
   ConversionDay,
-  DashboardStatsRepository,
   DayFigures,
   FigureRanges,
   PlanSubscriptionGroup,
@@ -10,9 +10,9 @@ import type {
   StatsScope,
   SubscriptionGroup,
 } from '../../domain/dashboard/stats.ts';
-import { utcDay } from '../../domain/dashboard/stats.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type { DashboardStatsRepository } from '../../domain/repositories/dashboard-stats.repository.ts';
 import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type { Database } from '../schema.ts';

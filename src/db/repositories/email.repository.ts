@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
-import type { EmailRepository, EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
+import type { EmailStatus, OutboundEmail } from '../../domain/notifications/email.ts';
+import type { EmailRepository } from '../../domain/repositories/email.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type { Database, OutboundEmailsTable } from '../schema.ts';
 import { leaseDue, unleased } from './leases.ts';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DomainEvent, EntityType, EventRepository } from '../../domain/events/event.ts';
+import type { DomainEvent, EntityType } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { EventRepository } from '../../domain/repositories/event.repository.ts';
 import type { Database, EventsTable } from '../schema.ts';
 import { onlyEnabled } from './enabled-endpoints.ts';
 import { PreparedInsert } from './prepared.ts';

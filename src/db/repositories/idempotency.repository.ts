@@ -1,10 +1,7 @@
 import type { Kysely } from 'kysely';
-import type {
-  IdempotencyRecord,
-  IdempotencyRepository,
-  IdempotencyState,
-} from '../../domain/idempotency/idempotency.ts';
+import type { IdempotencyRecord, IdempotencyState } from '../../domain/idempotency/idempotency.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { IdempotencyRepository } from '../../domain/repositories/idempotency.repository.ts';
 import type { Database, IdempotencyKeysTable } from '../schema.ts';
 
 function toRow(r: IdempotencyRecord): IdempotencyKeysTable {

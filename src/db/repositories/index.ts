@@ -1,19 +1,25 @@
 import type { Kysely } from 'kysely';
-import type { Repositories } from '../../domain/repositories.ts';
+import type { Repositories } from '../../domain/repositories/repositories.ts';
 import type { Database } from '../schema.ts';
+import { KyselyAuditRepository } from './audit.repository.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
-import { KyselyDashboardRepository } from './dashboard.repository.ts';
+import { KyselyDashboardSessionRepository } from './dashboard-session.repository.ts';
 import { KyselyDashboardStatsRepository } from './dashboard-stats.repository.ts';
+import { KyselyDashboardUserRepository } from './dashboard-user.repository.ts';
 import { KyselyEmailRepository } from './email.repository.ts';
 import { KyselyEventRepository } from './event.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
+import { KyselyInvitationRepository } from './invitation.repository.ts';
+import { KyselyMembershipRepository } from './membership.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
 import { KyselyMerchantLogoRepository } from './merchant-logo.repository.ts';
+import { KyselyPasswordResetRepository } from './password-reset.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
+import { KyselySignInThrottleRepository } from './sign-in-throttle.repository.ts';
 import { KyselyEventQueryRepository, KyselyWebhookRepository } from './webhook.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
@@ -32,7 +38,13 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     eventQueries: new KyselyEventQueryRepository(db),
     recurrentPayments: new KyselyRecurrentPaymentRepository(db),
     emails: new KyselyEmailRepository(db),
-    dashboard: new KyselyDashboardRepository(db),
+    dashboardUsers: new KyselyDashboardUserRepository(db),
+    memberships: new KyselyMembershipRepository(db),
+    invitations: new KyselyInvitationRepository(db),
+    dashboardSessions: new KyselyDashboardSessionRepository(db),
+    passwordResets: new KyselyPasswordResetRepository(db),
+    signInThrottle: new KyselySignInThrottleRepository(db),
+    audit: new KyselyAuditRepository(db),
     dashboardStats: new KyselyDashboardStatsRepository(db),
     merchantLogos: new KyselyMerchantLogoRepository(db),
   };

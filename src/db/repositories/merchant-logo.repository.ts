@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { LogoType } from '../../domain/merchants/logo-image.ts';
-import type { LogoFile, MerchantLogoRepository } from '../../domain/merchants/merchant-profile.ts';
+import type { LogoFile, LogoType } from '../../domain/merchants/logo-image.ts';
+import type { MerchantLogoRepository } from '../../domain/repositories/merchant-logo.repository.ts';
 import type { Database } from '../schema.ts';
 
 export class KyselyMerchantLogoRepository implements MerchantLogoRepository {

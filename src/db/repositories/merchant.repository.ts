@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
-import type { ApiKeyRepository, MerchantRepository } from '../../domain/merchants/merchant.repository.ts';
 import type { ApiKey, Merchant, Mode } from '../../domain/merchants/merchant.ts';
+import type { ApiKeyRepository } from '../../domain/repositories/api-key.repository.ts';
+import type { MerchantRepository } from '../../domain/repositories/merchant.repository.ts';
 import { KEY_REVOKED_CHANNEL } from '../credential-freshness.ts';
 import type { ApiKeysTable, Database } from '../schema.ts';
 

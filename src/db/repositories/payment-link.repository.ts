@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { PaymentLinkRepository } from '../../domain/repositories/payment-link.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type {
   IntervalType,
   PaymentLink,
-  PaymentLinkRepository,
   PaymentLinkStatus,
   PaymentLinkVersion,
   PlanTerms,

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type {
   NamedRef,
   PaymentMethod,
-  PaymentMethodRepository,
   PaymentMethodStatus,
   PaymentMethodType,
 } from '../../domain/payment-methods/payment-method.ts';
+import type { PaymentMethodRepository } from '../../domain/repositories/payment-method.repository.ts';
 import type { Database, PaymentMethodsTable } from '../schema.ts';
 
 function ref(id: string | null, name: string | null): NamedRef | null {

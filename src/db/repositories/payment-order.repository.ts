@@ -9,8 +9,8 @@ import type {
   PaymentOrder,
   PaymentOrderChanges,
   PaymentOrderFilter,
-  PaymentOrderRepository,
 } from '../../domain/payment-orders/payment-order.ts';
+import type { PaymentOrderRepository } from '../../domain/repositories/payment-order.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type { Database, PaymentOrdersTable } from '../schema.ts';
 import { newestFirstPage, startBelow } from './page.ts';

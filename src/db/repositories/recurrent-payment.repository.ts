@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
+import type { RecurrentPaymentRepository } from '../../domain/repositories/recurrent-payment.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
@@ -8,7 +9,6 @@ import type {
   RecurrentPayment,
   RecurrentPaymentChanges,
   RecurrentPaymentFilter,
-  RecurrentPaymentRepository,
 } from '../../domain/subscriptions/recurrent-payment.ts';
 import type { Database, RecurrentPaymentsTable } from '../schema.ts';
 import { newestFirstPage } from './page.ts';

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { CardBrand } from '../../providers/card/card-number.ts';
+import type { CardBrand } from '../../domain/payment-methods/card-brand.ts';
 import type {
   ProcessorResult,
   StoredCharge,
   StoredToken,
   TestCardOutcome,
-  TestProcessorStore,
-} from '../../providers/card/test-card-processor.ts';
+} from '../../domain/payment-methods/test-card-charge.ts';
+import type { TestProcessorStore } from '../../domain/repositories/test-card-processor.repository.ts';
 import type { Database, TestCardChargesTable } from '../schema.ts';
 import { PreparedInsert } from './prepared.ts';
 

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DomainEvent } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
+import type { EventQueryRepository } from '../../domain/repositories/event-query.repository.ts';
+import type { WebhookRepository } from '../../domain/repositories/webhook.repository.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type {
   DeliveryProgress,
   DeliveryStatus,
-  EventQueryRepository,
   SealedSecrets,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
-  WebhookRepository,
 } from '../../domain/webhooks/webhook.ts';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
 import { onlyEnabled } from './enabled-endpoints.ts';

@@ -26,11 +26,11 @@ export class AccountService {
   /** Queues a reset link when the address has an account; says nothing either way (no account probing). */
   async requestReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail).slice(0, 254);
-    const user = await this.uow.read.dashboard.userByEmail(email);
+    const user = await this.uow.read.dashboardUsers.userByEmail(email);
     if (!user) {
       return;
     }
-    const memberships = await this.uow.read.dashboard.membershipsOf(user.id);
+    const memberships = await this.uow.read.memberships.membershipsOf(user.id);
     const merchantId = memberships[0]?.merchantId;
     if (!merchantId) {
       return;
@@ -38,7 +38,7 @@ export class AccountService {
     const token = newToken();
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      await repos.dashboard.insertPasswordReset({
+      await repos.passwordResets.insertPasswordReset({
         tokenHash: tokenHash(token),
         userId: user.id,
         createdAt: now,
@@ -69,11 +69,11 @@ export class AccountService {
     if (!isTokenShaped(token)) {
       return null;
     }
-    const reset = await this.uow.read.dashboard.passwordReset(tokenHash(token));
+    const reset = await this.uow.read.passwordResets.passwordReset(tokenHash(token));
     if (!reset || reset.usedAt !== null || reset.expiresAt <= this.clock.now().getTime()) {
       return null;
     }
-    const user = await this.uow.read.dashboard.userById(reset.userId);
+    const user = await this.uow.read.dashboardUsers.userById(reset.userId);
     return user ? { email: user.email } : null;
   }
 
@@ -93,20 +93,20 @@ export class AccountService {
     const passwordHash = await hashPassword(password);
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      const reset = await repos.dashboard.passwordReset(tokenHash(token));
-      if (!reset || !(await repos.dashboard.usePasswordReset(reset.tokenHash, now))) {
+      const reset = await repos.passwordResets.passwordReset(tokenHash(token));
+      if (!reset || !(await repos.passwordResets.usePasswordReset(reset.tokenHash, now))) {
         throw new AppError('NOT_FOUND', ['this link is unknown, used or expired']);
       }
-      await repos.dashboard.updateUser(reset.userId, { passwordHash });
+      await repos.dashboardUsers.updateUser(reset.userId, { passwordHash });
       // Whoever knew the old password is signed out too.
-      await repos.dashboard.deleteSessionsOf(reset.userId, null);
+      await repos.dashboardSessions.deleteSessionsOf(reset.userId, null);
     });
     return { ok: true };
   }
 
   /** Starts (or restarts) enrolment: a fresh secret, not yet in force. */
   async beginTwoFactor(userId: string): Promise<{ secret: string; uri: string }> {
-    const user = await this.uow.read.dashboard.userById(userId);
+    const user = await this.uow.read.dashboardUsers.userById(userId);
     if (!user) {
       throw new AppError('NOT_FOUND', ['user not found']);
     }
@@ -114,13 +114,15 @@ export class AccountService {
       throw new AppError('CONFLICT', ['two-factor authentication is already on']);
     }
     const secret = generateTotpSecret();
-    await this.uow.transaction((repos) => repos.dashboard.updateUser(userId, { totpSecret: this.box.seal(secret) }));
+    await this.uow.transaction((repos) =>
+      repos.dashboardUsers.updateUser(userId, { totpSecret: this.box.seal(secret) }),
+    );
     return { secret, uri: otpauthUri({ secret, accountName: user.email, issuer: 'Cobro' }) };
   }
 
   /** The secret being enrolled, to show again (e.g. after a wrong first code). */
   async pendingTwoFactor(userId: string): Promise<{ secret: string; uri: string } | null> {
-    const user = await this.uow.read.dashboard.userById(userId);
+    const user = await this.uow.read.dashboardUsers.userById(userId);
     if (!user || user.totpEnabledAt !== null || !user.totpSecret) {
       return null;
     }
@@ -141,7 +143,7 @@ export class AccountService {
     }
     const codes = generateRecoveryCodes();
     await this.uow.transaction((repos) =>
-      repos.dashboard.updateUser(userId, {
+      repos.dashboardUsers.updateUser(userId, {
         totpEnabledAt: now,
         totpLastStep: checked.step,
         recoveryCodes: codes.map(hashRecoveryCode),
@@ -152,12 +154,12 @@ export class AccountService {
 
   /** Turns two-factor off; the password is asked again. */
   async disableTwoFactor(userId: string, password: string): Promise<boolean> {
-    const user = await this.uow.read.dashboard.userById(userId);
+    const user = await this.uow.read.dashboardUsers.userById(userId);
     if (!user || !(await verifyPassword(password, user.passwordHash))) {
       return false;
     }
     await this.uow.transaction((repos) =>
-      repos.dashboard.updateUser(userId, {
+      repos.dashboardUsers.updateUser(userId, {
         totpSecret: null,
         totpEnabledAt: null,
         totpLastStep: null,

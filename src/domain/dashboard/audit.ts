@@ -1,4 +1,4 @@
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
@@ -16,7 +16,7 @@ export const CLI_ACTOR: Actor = { userId: null, label: 'cli', ip: null };
 
 /** Writes one audit entry in the caller's transaction, beside the change it records. */
 export async function audit(repos: Repositories, actor: Actor, entry: AuditInput, at: number): Promise<void> {
-  await repos.dashboard.insertAudit({
+  await repos.audit.insertAudit({
     id: newId(),
     merchantId: entry.merchantId,
     userId: actor.userId,
@@ -48,6 +48,6 @@ export class AuditLogService {
 
   /** Newest first, 50 at a time; `before` is the last entry of the previous page. */
   async list(merchantId: string, before: { at: number; id: string } | null): Promise<AuditEntry[]> {
-    return this.uow.read.dashboard.audit(merchantId, 50, before);
+    return this.uow.read.audit.audit(merchantId, 50, before);
   }
 }

@@ -52,7 +52,7 @@ export class DashboardAuthService {
   }
 
   private async throttled(email: string, ip: string, now: number): Promise<number | null> {
-    const read = this.uow.read.dashboard;
+    const read = this.uow.read.signInThrottle;
     const [account, address] = await Promise.all([
       read.failures(accountKey(email), now, THROTTLE_WINDOW_MS),
       read.failures(addressKey(ip), now, THROTTLE_WINDOW_MS),
@@ -64,8 +64,8 @@ export class DashboardAuthService {
 
   private async fail(email: string, ip: string, now: number): Promise<void> {
     await this.uow.transaction(async (repos) => {
-      await repos.dashboard.recordFailure(accountKey(email), now, THROTTLE_WINDOW_MS);
-      await repos.dashboard.recordFailure(addressKey(ip), now, THROTTLE_WINDOW_MS);
+      await repos.signInThrottle.recordFailure(accountKey(email), now, THROTTLE_WINDOW_MS);
+      await repos.signInThrottle.recordFailure(addressKey(ip), now, THROTTLE_WINDOW_MS);
     });
   }
 
@@ -80,9 +80,9 @@ export class DashboardAuthService {
     const token = newToken();
     await this.uow.transaction(async (repos) => {
       if (replaces) {
-        await repos.dashboard.deleteSession(replaces);
+        await repos.dashboardSessions.deleteSession(replaces);
       }
-      await repos.dashboard.insertSession({
+      await repos.dashboardSessions.insertSession({
         idHash: tokenHash(token),
         userId,
         stage: needsSecondFactor ? 'PASSWORD' : 'FULL',
@@ -103,7 +103,7 @@ export class DashboardAuthService {
     if (wait !== null) {
       return { kind: 'throttled', retryAfterSeconds: wait };
     }
-    const user = await this.uow.read.dashboard.userByEmail(email);
+    const user = await this.uow.read.dashboardUsers.userByEmail(email);
     const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
     if (!user || !ok) {
       await this.fail(email, ip, now);
@@ -111,7 +111,7 @@ export class DashboardAuthService {
     }
     const needsSecondFactor = user.totpEnabledAt !== null;
     if (!needsSecondFactor) {
-      await this.uow.transaction((repos) => repos.dashboard.clearFailures(accountKey(email)));
+      await this.uow.transaction((repos) => repos.signInThrottle.clearFailures(accountKey(email)));
     }
     return {
       kind: 'signed-in',
@@ -143,18 +143,20 @@ export class DashboardAuthService {
         ...(user.totpLastStep !== null ? { lastUsedStep: user.totpLastStep } : {}),
       });
       accepted =
-        checked.ok && (await this.uow.transaction((repos) => repos.dashboard.useTotpStep(user.id, checked.step)));
+        checked.ok && (await this.uow.transaction((repos) => repos.dashboardUsers.useTotpStep(user.id, checked.step)));
     } else if (cleaned.length > 0) {
       const index = matchRecoveryCode(cleaned, user.recoveryCodes);
       if (index !== -1) {
         const used = user.recoveryCodes[index];
         accepted = await this.uow.transaction(async (repos) => {
           // Re-read inside the transaction: two requests racing with one code must not both pass.
-          const fresh = await repos.dashboard.userById(user.id);
+          const fresh = await repos.dashboardUsers.userById(user.id);
           if (!fresh?.recoveryCodes.includes(used ?? '')) {
             return false;
           }
-          await repos.dashboard.updateUser(user.id, { recoveryCodes: fresh.recoveryCodes.filter((h) => h !== used) });
+          await repos.dashboardUsers.updateUser(user.id, {
+            recoveryCodes: fresh.recoveryCodes.filter((h) => h !== used),
+          });
           return true;
         });
       }
@@ -163,7 +165,7 @@ export class DashboardAuthService {
       await this.fail(user.email, ip, now);
       return { kind: 'refused' };
     }
-    await this.uow.transaction((repos) => repos.dashboard.clearFailures(accountKey(user.email)));
+    await this.uow.transaction((repos) => repos.signInThrottle.clearFailures(accountKey(user.email)));
     return {
       kind: 'signed-in',
       token: await this.issue(user.id, false, ip, userAgent, now, session.idHash),
@@ -177,41 +179,41 @@ export class DashboardAuthService {
       return null;
     }
     const idHash = tokenHash(token);
-    const read = this.uow.read.dashboard;
+    const read = this.uow.read.dashboardSessions;
     const session = await read.session(idHash);
     const now = this.now();
     if (!session || session.stage !== stage) {
       return null;
     }
     if (session.expiresAt <= now || session.lastSeenAt + SESSION_IDLE_MS <= now) {
-      await this.uow.transaction((repos) => repos.dashboard.deleteSession(idHash));
+      await this.uow.transaction((repos) => repos.dashboardSessions.deleteSession(idHash));
       return null;
     }
-    const user = await read.userById(session.userId);
+    const user = await this.uow.read.dashboardUsers.userById(session.userId);
     if (!user) {
       return null;
     }
     if (now - session.lastSeenAt >= TOUCH_EVERY_MS) {
-      await this.uow.transaction((repos) => repos.dashboard.touchSession(idHash, now));
+      await this.uow.transaction((repos) => repos.dashboardSessions.touchSession(idHash, now));
     }
-    return { token, session, user, memberships: await read.membershipsOf(user.id) };
+    return { token, session, user, memberships: await this.uow.read.memberships.membershipsOf(user.id) };
   }
 
   async signOut(token: string): Promise<void> {
     if (isTokenShaped(token)) {
-      await this.uow.transaction((repos) => repos.dashboard.deleteSession(tokenHash(token)));
+      await this.uow.transaction((repos) => repos.dashboardSessions.deleteSession(tokenHash(token)));
     }
   }
 
   /** Ends every session of the user but this one (`keep` null: this one too). */
   async signOutEverywhere(userId: string, keepToken: string | null): Promise<number> {
     return this.uow.transaction((repos) =>
-      repos.dashboard.deleteSessionsOf(userId, keepToken === null ? null : tokenHash(keepToken)),
+      repos.dashboardSessions.deleteSessionsOf(userId, keepToken === null ? null : tokenHash(keepToken)),
     );
   }
 
   async sessions(userId: string): Promise<DashboardSession[]> {
-    return this.uow.read.dashboard.sessionsOf(userId, this.now());
+    return this.uow.read.dashboardSessions.sessionsOf(userId, this.now());
   }
 
   /** Hashes recovery codes for storage (exposed for the enrolment step). */

@@ -1,4 +1,4 @@
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -73,7 +73,7 @@ export class TeamService {
       if (!merchant) {
         throw new AppError('NOT_FOUND', ['merchant not found']);
       }
-      await repos.dashboard.insertInvitation({
+      await repos.invitations.insertInvitation({
         tokenHash: tokenHash(token),
         merchantId,
         email,
@@ -114,7 +114,7 @@ export class TeamService {
     if (!isTokenShaped(token)) {
       return null;
     }
-    const inv = await this.uow.read.dashboard.invitation(tokenHash(token));
+    const inv = await this.uow.read.invitations.invitation(tokenHash(token));
     return inv && inv.usedAt === null && inv.expiresAt > this.clock.now().getTime() ? inv : null;
   }
 
@@ -125,7 +125,7 @@ export class TeamService {
       return null;
     }
     const merchant = await this.uow.read.merchants.get(inv.merchantId);
-    const existing = await this.uow.read.dashboard.userByEmail(inv.email);
+    const existing = await this.uow.read.dashboardUsers.userByEmail(inv.email);
     return { ...inv, merchantName: merchant?.name ?? '', accountExists: existing !== undefined };
   }
 
@@ -143,7 +143,7 @@ export class TeamService {
     if (!inv) {
       throw new AppError('NOT_FOUND', ['this invitation is unknown, used or expired']);
     }
-    const existing = await this.uow.read.dashboard.userByEmail(inv.email);
+    const existing = await this.uow.read.dashboardUsers.userByEmail(inv.email);
     let passwordHash: string | null = null;
     if (existing) {
       if (!(await verifyPassword(password, existing.passwordHash))) {
@@ -158,16 +158,16 @@ export class TeamService {
     }
     const now = this.clock.now().getTime();
     return this.uow.transaction(async (repos) => {
-      if (!(await repos.dashboard.useInvitation(inv.tokenHash, now))) {
+      if (!(await repos.invitations.useInvitation(inv.tokenHash, now))) {
         throw new AppError('NOT_FOUND', ['this invitation is unknown, used or expired']);
       }
       let userId = existing?.id ?? null;
       if (userId === null) {
         // Another invitation for the same address may have made the account in the meantime.
-        const raced = await repos.dashboard.userByEmail(inv.email);
+        const raced = await repos.dashboardUsers.userByEmail(inv.email);
         userId = raced?.id ?? newId();
         if (!raced && passwordHash !== null) {
-          await repos.dashboard.insertUser({
+          await repos.dashboardUsers.insertUser({
             id: userId,
             email: inv.email,
             passwordHash,
@@ -180,7 +180,7 @@ export class TeamService {
           });
         }
       }
-      await repos.dashboard.upsertMembership({ userId, merchantId: inv.merchantId, role: inv.role, createdAt: now });
+      await repos.memberships.upsertMembership({ userId, merchantId: inv.merchantId, role: inv.role, createdAt: now });
       await audit(
         repos,
         { userId, label: inv.email, ip },
@@ -202,11 +202,11 @@ export class TeamService {
   }
 
   async members(merchantId: string): Promise<MemberView[]> {
-    return this.uow.read.dashboard.members(merchantId);
+    return this.uow.read.memberships.members(merchantId);
   }
 
   async pendingInvitations(merchantId: string): Promise<Invitation[]> {
-    return this.uow.read.dashboard.pendingInvitations(merchantId, this.clock.now().getTime());
+    return this.uow.read.invitations.pendingInvitations(merchantId, this.clock.now().getTime());
   }
 
   async changeRole(merchantId: string, userId: string, role: string, by: Actor): Promise<void> {
@@ -215,14 +215,14 @@ export class TeamService {
     }
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      const current = await repos.dashboard.membership(userId, merchantId);
+      const current = await repos.memberships.membership(userId, merchantId);
       if (!current) {
         throw new AppError('NOT_FOUND', ['member not found']);
       }
-      if (current.role === 'owner' && role !== 'owner' && (await repos.dashboard.countOwners(merchantId)) <= 1) {
+      if (current.role === 'owner' && role !== 'owner' && (await repos.memberships.countOwners(merchantId)) <= 1) {
         throw new AppError('CONFLICT', ['the last owner cannot be given another role; make someone else owner first']);
       }
-      await repos.dashboard.upsertMembership({ ...current, role });
+      await repos.memberships.upsertMembership({ ...current, role });
       await audit(
         repos,
         by,
@@ -241,14 +241,14 @@ export class TeamService {
   async remove(merchantId: string, userId: string, by: Actor): Promise<void> {
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      const current = await repos.dashboard.membership(userId, merchantId);
+      const current = await repos.memberships.membership(userId, merchantId);
       if (!current) {
         throw new AppError('NOT_FOUND', ['member not found']);
       }
-      if (current.role === 'owner' && (await repos.dashboard.countOwners(merchantId)) <= 1) {
+      if (current.role === 'owner' && (await repos.memberships.countOwners(merchantId)) <= 1) {
         throw new AppError('CONFLICT', ['the last owner cannot be removed']);
       }
-      await repos.dashboard.removeMembership(userId, merchantId);
+      await repos.memberships.removeMembership(userId, merchantId);
       await audit(
         repos,
         by,

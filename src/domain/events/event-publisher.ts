@@ -1,4 +1,4 @@
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { DomainEvent } from './event.ts';
 
 /**

@@ -23,18 +23,6 @@ export type DomainEvent = {
   payload: string;
 };
 
-export interface EventRepository {
-  /**
-   * Records the event; answers how many webhook endpoints its merchant has enabled in its mode,
-   * read by the same statement, so that publishing needs no endpoint query when there are none.
-   */
-  insert(event: DomainEvent): Promise<number>;
-  listForEntity(entityId: string): Promise<DomainEvent[]>;
-  getById(id: string): Promise<DomainEvent | undefined>;
-  /** The events of these ids that exist, in no particular order. */
-  getByIds(ids: readonly string[]): Promise<DomainEvent[]>;
-}
-
 /** `PAYMENT_ORDER.<STATUS>` with the documented and the observed members (COMPATIBILITY.md, Webhooks). */
 export function paymentOrderEvent(order: PaymentOrder, at: number): DomainEvent {
   const id = newId();

@@ -217,3 +217,14 @@ function crc32(b: Uint8Array, from: number, to: number): number {
   }
   return (crc ^ 0xffffffff) >>> 0;
 }
+
+/** A stored logo with its bytes. */
+export type LogoFile = {
+  merchantId: string;
+  sha256: string;
+  contentType: LogoType;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+  createdAt: number;
+};

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { isValidEmail } from '../checkout-preferences/checkout-preference.rules.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Result } from '../shared/result.ts';
 import { err, ok } from '../shared/result.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import type { LogoType } from './logo-image.ts';
+import type { LogoFile } from './logo-image.ts';
 import { inspectLogo } from './logo-image.ts';
 import type { Merchant } from './merchant.ts';
 import type { StoredLogo, StoredSettings } from './merchant-settings.ts';
@@ -40,25 +40,6 @@ export type FieldProblem<F extends string> = { field: F; message: string };
 export type ProfileInput = { displayName: string; supportEmail: string; accentColor: string };
 
 export const MAX_DISPLAY_NAME = 100;
-
-/** A stored logo with its bytes. */
-export type LogoFile = {
-  merchantId: string;
-  sha256: string;
-  contentType: LogoType;
-  width: number;
-  height: number;
-  bytes: Uint8Array;
-  createdAt: number;
-};
-
-export interface MerchantLogoRepository {
-  /** Stores the logo unless this merchant already has these very bytes. */
-  put(logo: LogoFile): Promise<void>;
-  get(merchantId: string, sha256: string): Promise<LogoFile | undefined>;
-  /** Deletes the merchant's logos except `keep` (all of them when null). */
-  deleteAllBut(merchantId: string, keep: string | null): Promise<void>;
-}
 
 // Control characters would reach e-mail headers; bidirectional overrides can make a name read
 // as another on the payer's screen.

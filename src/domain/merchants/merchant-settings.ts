@@ -1,5 +1,5 @@
 import type { MerchantPaymentSettings } from '../payment-methods/payment-provider.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Mode } from './merchant.ts';
 

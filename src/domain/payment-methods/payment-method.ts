@@ -26,9 +26,3 @@ export type PaymentMethod = {
   cryptoProvider: NamedRef | null;
   allowRecurrentPayment: boolean;
 };
-
-export interface PaymentMethodRepository {
-  /** Every method, in catalogue order. The catalogue is small and global (not per merchant). */
-  list(): Promise<PaymentMethod[]>;
-  upsertCatalog(methods: readonly PaymentMethod[], positions: readonly number[]): Promise<void>;
-}

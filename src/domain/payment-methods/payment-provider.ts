@@ -4,9 +4,6 @@ import type { PaymentInstructions } from '../payment-orders/payment-order.ts';
 import type { Money } from '../shared/money.ts';
 import type { PaymentMethod, PaymentMethodType } from './payment-method.ts';
 
-/** What an adapter may report. Anything it cannot classify is PENDING. */
-export type ProviderStatus = 'PENDING' | 'REQUIRES_ACTION' | 'PAID' | 'FAILED' | 'EXPIRED';
-
 export type ProviderError = {
   code: 'DECLINED' | 'UNAVAILABLE' | 'REJECTED_INPUT' | 'BAD_SIGNATURE' | 'NOT_CONFIGURED';
   message: string;
@@ -109,6 +106,18 @@ export type ChainPayment = { txid: string; amountBaseUnits: bigint; confirmation
 
 /** An address watched for payments in `currency` (a token: another token's transfers to it do not count). */
 export type ChainWatch = { address: string; currency: string };
+
+/** How a chain source is doing, for `/ready` and the metrics. */
+export type ChainSourceStatus = {
+  /** The highest tip it reported; null before its first answer. */
+  tipHeight: number | null;
+  /** Calls that failed since the process started. */
+  errors: number;
+  /** The last call's failure, or null when the last call succeeded. */
+  lastError: string | null;
+  /** Blocks between the tip and where the scan stands (sources that scan blocks; null for others). */
+  lagBlocks: number | null;
+};
 
 /** A blockchain observer: what addresses have received and how deeply confirmed. */
 export interface ChainWatcher {

@@ -1,6 +1,6 @@
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrder } from './payment-order.ts';
 

@@ -1,7 +1,7 @@
 import type { Mode } from '../merchants/merchant.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { CardInput, MerchantPaymentSettings, PushPaymentProvider } from '../payment-methods/payment-provider.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';

@@ -1,4 +1,4 @@
-import type { ProviderStatus } from '../payment-methods/payment-provider.ts';
+import type { ProviderStatus } from '../payment-methods/provider-status.ts';
 import { AppError } from '../shared/errors.ts';
 
 export type PaymentOrderStatus = 'OPENED' | 'CLOSED' | 'REJECTED' | 'EXPIRED' | 'REFUNDED';

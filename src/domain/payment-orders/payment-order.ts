@@ -1,7 +1,6 @@
 import type { Payer } from '../checkout-preferences/checkout-preference.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
-import type { Page, PageRequest } from '../shared/page.ts';
 import type { PaymentAnomaly, PaymentOrderStatus } from './payment-order.status.ts';
 
 /** What the payer needs to complete an asynchronous payment, per method (fed to the checkout panels). */
@@ -112,37 +111,3 @@ export type PaymentOrderChanges = Partial<
     | 'chainProgress'
   >
 >;
-
-export interface PaymentOrderRepository {
-  insert(order: PaymentOrder): Promise<void>;
-  get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined>;
-  /** By id alone: checkout pages and provider notifications carry no merchant credentials. */
-  getById(id: string): Promise<PaymentOrder | undefined>;
-  list(merchantId: string, mode: Mode, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>>;
-  /** The checkout's orders still OPENED (its own, not renewals), oldest first. */
-  listOpenForPreference(preferenceId: string): Promise<PaymentOrder[]>;
-  /**
-   * Compare-and-set: moves the order from `from` to `to` (sequence + 1) only if it is still in `from`.
-   * Returns the updated order, or undefined when someone moved it first.
-   */
-  transition(
-    id: string,
-    from: PaymentOrderStatus,
-    to: PaymentOrderStatus,
-    changes: PaymentOrderChanges,
-    at: number,
-  ): Promise<PaymentOrder | undefined>;
-  /** Updates non-status fields (instructions, anomaly…) of an order in `status`; sequence unchanged. */
-  update(id: string, status: PaymentOrderStatus, changes: PaymentOrderChanges, at: number): Promise<boolean>;
-  /** OPENED orders whose time has passed (expiry job). */
-  listDueForExpiry(now: number, limit: number): Promise<PaymentOrder[]>;
-  /** OPENED card orders, oldest first (the sweep that settles charges the processor left pending or a crash cut). */
-  listOpenedCardOrders(limit: number): Promise<PaymentOrder[]>;
-  /** Crypto orders of `mode` whose address is watched: up to `limit` OPENED (oldest first), and up to `limit` EXPIRED at or after `expiredSince` (late payments; newest first). */
-  listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]>;
-  countRejectedCardOrders(preferenceId: string): Promise<number>;
-  /** The renewal order for one try of one period, if it was opened. */
-  getRenewal(recurrentPaymentId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
-  /** Renewal orders still OPENED for a subscription (cancellation expires them). */
-  openRenewals(recurrentPaymentId: string): Promise<PaymentOrder[]>;
-}

@@ -12,7 +12,7 @@ import type {
   CardPaymentProvider,
   MerchantPaymentSettings,
 } from '../payment-methods/payment-provider.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { getOwned } from '../shared/owned.ts';

@@ -1,6 +1,6 @@
 import type { PayerInput } from '../checkout-preferences/checkout-preference.rules.ts';
 import type { Caller } from '../merchants/merchant.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { getOwned } from '../shared/owned.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';

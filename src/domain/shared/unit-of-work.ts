@@ -1,4 +1,4 @@
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 
 /**
  * Transactions as a port. Services decide what is atomic; the database layer decides how

@@ -1,6 +1,6 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Caller } from '../merchants/merchant.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { parseBoundedAmount } from '../shared/amount-rules.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';

@@ -2,7 +2,7 @@ import { paymentOrderEvent } from '../events/event.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { PaymentOrderEffects } from '../payment-orders/payment-order-effects.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { RecurrentPayment } from './recurrent-payment.ts';
 import type { RenewalMailer } from './renewal-mail.ts';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service.ts';

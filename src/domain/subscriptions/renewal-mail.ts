@@ -1,7 +1,7 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
 import { profileIn } from '../merchants/merchant-profile.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { toWireTime } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { LinkSigner } from '../shared/link-signer.ts';

@@ -2,7 +2,7 @@ import type { CheckoutPreference } from '../checkout-preferences/checkout-prefer
 import { recurrentPaymentEvent } from '../events/event.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { DAY_MS, periodBounds, trialEnd } from './billing-schedule.ts';

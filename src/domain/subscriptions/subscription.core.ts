@@ -1,6 +1,6 @@
 import { recurrentPaymentEvent } from '../events/event.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { RecurrentPaymentStatus } from './recurrent-payment.status.ts';

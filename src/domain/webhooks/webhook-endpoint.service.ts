@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../events/event.ts';
 import type { Caller } from '../merchants/merchant.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toWireTime } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';

@@ -1,5 +1,5 @@
 import type { Caller } from '../merchants/merchant.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';

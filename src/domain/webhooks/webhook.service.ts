@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../events/event.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { Mode } from '../merchants/merchant.ts';
-import type { Repositories } from '../repositories.ts';
+import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { DeliveryTarget } from './webhook.ts';
 import { newPendingDelivery } from './webhook.ts';

@@ -1,13 +1,4 @@
-export type CardBrand =
-  | 'VISA'
-  | 'MASTERCARD'
-  | 'AMEX'
-  | 'DISCOVER'
-  | 'DINERS'
-  | 'JCB'
-  | 'ELO'
-  | 'HIPERCARD'
-  | 'UNKNOWN';
+import type { CardBrand } from '../../domain/payment-methods/card-brand.ts';
 
 export type CardField = 'number' | 'expiry' | 'cvc' | 'holderName';
 

@@ -7,9 +7,10 @@ import type {
   CardSaveResult,
   ProviderError,
 } from '../../domain/payment-methods/payment-provider.ts';
+import type { ProcessorResult } from '../../domain/payment-methods/test-card-charge.ts';
 import type { Money } from '../../domain/shared/money.ts';
 import { normalizePan, parseExpiry } from './card-number.ts';
-import type { ProcessorResult, TestCardProcessor } from './test-card-processor.ts';
+import type { TestCardProcessor } from './test-card-processor.ts';
 
 /** Processor codes → what the payer is told. Unknown codes get the generic decline. */
 const PAYER_MESSAGES: Record<string, string> = {

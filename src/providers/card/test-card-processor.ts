@@ -1,112 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { CardBrand } from './card-number.ts';
+import type { CardBrand } from '../../domain/payment-methods/card-brand.ts';
+import type {
+  ChargeCommon,
+  DeclineCode,
+  FailureCode,
+  ProcessorResult,
+  StoredCharge,
+  StoredToken,
+  TestCardOutcome,
+} from '../../domain/payment-methods/test-card-charge.ts';
+import type { TestProcessorStore } from '../../domain/repositories/test-card-processor.repository.ts';
 import { cvcLengthFor, detectBrand, luhnValid, parseExpiry } from './card-number.ts';
+import { outcomeForPan, TEST_CARDS } from './test-cards.ts';
 
 /*
  * A stand-in for an outside card network, used in test mode only. It behaves like a processor's
  * sandbox (outcomes chosen by card number, Stripe-style) so checkout flows can be exercised end to
  * end without real cards. It is deliberately not where Cobro's own card logic lives.
  */
-
-/** How a test card behaves; one entry per row of the published test card table. */
-export type TestCardOutcome =
-  | 'approved'
-  | 'card_declined'
-  | 'insufficient_funds'
-  | 'processing_error'
-  | 'approved_after_delay'
-  | 'charge_declined_after_attach';
-
-export interface TestCard {
-  pan: string;
-  brand: CardBrand;
-  outcome: TestCardOutcome;
-  /** What the processor answers, in API terms. */
-  result: string;
-  /** What the payer is shown at checkout. */
-  payerSees: string;
-}
-
-/** The single source for docs/test-cards.md and the tests: change a row here and both follow. */
-export const TEST_CARDS: readonly TestCard[] = [
-  {
-    pan: '4242424242424242',
-    brand: 'VISA',
-    outcome: 'approved',
-    result: '`approved`',
-    payerSees: 'Payment approved.',
-  },
-  {
-    pan: '4000000000000002',
-    brand: 'VISA',
-    outcome: 'card_declined',
-    result: '`declined`, code `card_declined`',
-    payerSees: 'Your card was declined. Please use a different card or contact your bank.',
-  },
-  {
-    pan: '4000000000009995',
-    brand: 'VISA',
-    outcome: 'insufficient_funds',
-    result: '`declined`, code `insufficient_funds`',
-    payerSees: 'Your card has insufficient funds. Please use a different card.',
-  },
-  {
-    pan: '4000000000000119',
-    brand: 'VISA',
-    outcome: 'processing_error',
-    result: '`failed`, code `processing_error`',
-    payerSees: 'We could not process your card right now. Please try again in a moment.',
-  },
-  {
-    pan: '4000000000003220',
-    brand: 'VISA',
-    outcome: 'approved_after_delay',
-    result: '`pending`, then `approved` once the confirmation delay has passed',
-    payerSees: 'Confirming your payment… then Payment approved.',
-  },
-  {
-    pan: '4000000000000341',
-    brand: 'VISA',
-    outcome: 'charge_declined_after_attach',
-    result: 'tokenizes (card can be saved); every charge `declined`, code `card_declined`',
-    payerSees: 'Card saved; later charges: Your card was declined. Please use a different card or contact your bank.',
-  },
-];
-
-/** Outcome of a card number: its table row, or `approved` for any other Luhn-valid number. */
-export function outcomeForPan(pan: string): TestCardOutcome {
-  return TEST_CARDS.find((card) => card.pan === pan)?.outcome ?? 'approved';
-}
-
-export type DeclineCode =
-  | 'card_declined'
-  | 'insufficient_funds'
-  | 'incorrect_number'
-  | 'incorrect_cvc'
-  | 'invalid_expiry'
-  | 'expired_card';
-/** `canceled`: the merchant gave up on the key before any charge was made under it (see `cancel`). */
-export type FailureCode = 'processing_error' | 'invalid_token' | 'canceled';
-
-interface ChargeCommon {
-  chargeId: string;
-  amountMinor: bigint;
-  currency: string;
-  brand: CardBrand;
-  last4: string;
-  /** The card's expiry, as processors return it with a charge. */
-  expMonth: number;
-  expYear: number;
-  /** The saved card charged (a token), null for a card typed in. */
-  token: string | null;
-  createdAt: Date;
-}
-
-export type ProcessorResult =
-  | (ChargeCommon & { status: 'approved' })
-  | (ChargeCommon & { status: 'pending' })
-  | (ChargeCommon & { status: 'declined'; code: DeclineCode })
-  | (ChargeCommon & { status: 'failed'; code: FailureCode });
 
 export interface AuthorizeRequest {
   pan: string;
@@ -144,8 +55,8 @@ export interface TestCardProcessorOptions {
   approvalDelayMs?: number;
   /** Simulated network latency added to every call, in real milliseconds. Default 0. */
   latencyMs?: number;
-  /** Where tokens and charges are kept. Default: in memory. */
-  store?: TestProcessorStore;
+  /** Where tokens and charges are kept: the processor calls this store and keeps nothing itself. */
+  store: TestProcessorStore;
 }
 
 /** Thrown when an idempotency key is replayed with a different request, as real processors refuse it. */
@@ -153,88 +64,6 @@ export class IdempotencyKeyReuseError extends Error {
   constructor(key: string) {
     super(`idempotency key "${key}" was already used with different parameters`);
     this.name = 'IdempotencyKeyReuseError';
-  }
-}
-
-export interface StoredToken {
-  brand: CardBrand;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-  outcome: TestCardOutcome;
-}
-
-/** A charge as the processor keeps it: one per idempotency key, whatever happens to its caller. */
-export interface StoredCharge {
-  idempotencyKey: string;
-  /** What the first request under the key asked for (nothing secret), to refuse a different one. */
-  fingerprint: string;
-  result: ProcessorResult;
-  approveAtMs: number | null;
-  refunded: boolean;
-}
-
-/**
- * Where the test processor keeps its tokens and charges. A card network outlives the service
- * that calls it: kept in the database (db/repositories/test-card-processor.repository.ts), what
- * it charged survives a crash of Cobro and is seen by every Cobro process, as a real
- * processor's records would be. The in-memory store is for unit tests.
- */
-export interface TestProcessorStore {
-  putToken(token: string, stored: StoredToken): Promise<void>;
-  getToken(token: string): Promise<StoredToken | undefined>;
-  /** Records `charge` unless its key already has one; returns the charge kept under the key. */
-  putCharge(charge: StoredCharge): Promise<StoredCharge>;
-  getCharge(chargeId: string): Promise<StoredCharge | undefined>;
-  /** A pending charge's settled state. */
-  settle(chargeId: string, result: ProcessorResult): Promise<void>;
-  /** Marks an approved charge refunded; false if it already was. */
-  markRefunded(chargeId: string): Promise<boolean>;
-  listCharges(): Promise<StoredCharge[]>;
-}
-
-export class MemoryProcessorStore implements TestProcessorStore {
-  private readonly tokens = new Map<string, StoredToken>();
-  private readonly charges = new Map<string, StoredCharge>();
-  private readonly byKey = new Map<string, StoredCharge>();
-
-  async putToken(token: string, stored: StoredToken): Promise<void> {
-    this.tokens.set(token, { ...stored });
-  }
-  async getToken(token: string): Promise<StoredToken | undefined> {
-    return this.tokens.get(token);
-  }
-  async putCharge(charge: StoredCharge): Promise<StoredCharge> {
-    const kept = this.byKey.get(charge.idempotencyKey);
-    if (kept) {
-      return structuredClone(kept);
-    }
-    const copy = structuredClone(charge);
-    this.byKey.set(charge.idempotencyKey, copy);
-    this.charges.set(charge.result.chargeId, copy);
-    return structuredClone(copy);
-  }
-  async getCharge(chargeId: string): Promise<StoredCharge | undefined> {
-    const found = this.charges.get(chargeId);
-    return found && structuredClone(found);
-  }
-  async settle(chargeId: string, result: ProcessorResult): Promise<void> {
-    const found = this.charges.get(chargeId);
-    if (found) {
-      found.result = structuredClone(result);
-      found.approveAtMs = null;
-    }
-  }
-  async markRefunded(chargeId: string): Promise<boolean> {
-    const found = this.charges.get(chargeId);
-    if (!found || found.refunded) {
-      return false;
-    }
-    found.refunded = true;
-    return true;
-  }
-  async listCharges(): Promise<StoredCharge[]> {
-    return [...this.charges.values()].map((c) => structuredClone(c));
   }
 }
 
@@ -267,11 +96,11 @@ export class TestCardProcessor {
   private readonly latencyMs: number;
   private readonly store: TestProcessorStore;
 
-  constructor(options: TestCardProcessorOptions = {}) {
+  constructor(options: TestCardProcessorOptions) {
     this.now = options.now ?? (() => new Date());
     this.approvalDelayMs = options.approvalDelayMs ?? 3000;
     this.latencyMs = options.latencyMs ?? 0;
-    this.store = options.store ?? new MemoryProcessorStore();
+    this.store = options.store;
     if (!Number.isFinite(this.approvalDelayMs) || this.approvalDelayMs < 0) {
       throw new RangeError('approvalDelayMs must be a non-negative number');
     }

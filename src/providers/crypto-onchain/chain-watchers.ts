@@ -1,20 +1,13 @@
-import type { ChainPayment, ChainWatch, ChainWatcher } from '../../domain/payment-methods/payment-provider.ts';
+import type {
+  ChainPayment,
+  ChainSourceStatus,
+  ChainWatch,
+  ChainWatcher,
+} from '../../domain/payment-methods/payment-provider.ts';
 import { ChainSourceError } from './chain-http.ts';
 import type { EsploraClient } from './esplora.ts';
 
 type Received = ChainPayment[];
-
-/** How a chain source is doing, for `/ready` and the metrics. */
-export type ChainSourceStatus = {
-  /** The highest tip it reported; null before its first answer. */
-  tipHeight: number | null;
-  /** Calls that failed since the process started. */
-  errors: number;
-  /** The last call's failure, or null when the last call succeeded. */
-  lastError: string | null;
-  /** Blocks between the tip and where the scan stands (sources that scan blocks; null for others). */
-  lagBlocks: number | null;
-};
 
 /** Addresses remembered between polls at most (older answers are dropped first). */
 const MAX_CACHED_ADDRESSES = 10_000;

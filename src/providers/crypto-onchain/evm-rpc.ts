@@ -1,3 +1,4 @@
+import type { TokenTransfer } from '../../domain/payment-methods/chain-scan.ts';
 /**
  * A client of an EVM node's JSON-RPC API over HTTP(S) (geth, erigon, reth, a hosted provider):
  * what Cobro needs to see ERC-20 payments without a node of its own. The methods are those of
@@ -27,17 +28,6 @@ export type EvmRpcOptions = {
   /** Largest answer read, in bytes. */
   maxResponseBytes?: number;
   fetch?: typeof fetch;
-};
-
-/** An ERC-20 `Transfer` as a log reports it. */
-export type TokenTransfer = {
-  contract: string;
-  to: string;
-  amount: bigint;
-  txHash: string;
-  logIndex: number;
-  blockNumber: number;
-  blockHash: string;
 };
 
 export class EvmRpcClient {

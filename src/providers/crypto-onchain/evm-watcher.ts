@@ -1,25 +1,8 @@
-import type { ChainPayment, ChainWatch } from '../../domain/payment-methods/payment-provider.ts';
+import type { ScanCursor, TokenTransfer } from '../../domain/payment-methods/chain-scan.ts';
+import type { ChainPayment, ChainSourceStatus, ChainWatch } from '../../domain/payment-methods/payment-provider.ts';
+import type { ChainScanStore } from '../../domain/repositories/chain-scan.repository.ts';
 import { ChainSourceError } from './chain-http.ts';
-import type { ChainSourceStatus } from './chain-watchers.ts';
-import type { EvmRpcClient, TokenTransfer } from './evm-rpc.ts';
-
-/** The end of a scan: a block and its hash, with the ends of the scans before it (newest first). */
-export type ScanCursor = { block: number; hash: string; checkpoints: { block: number; hash: string }[] };
-
-/** Where an EVM network's scan stands, and the transfers it found (migration 0015). */
-export interface ChainScanStore {
-  cursor(network: string): Promise<ScanCursor | null>;
-  /**
-   * Moves the cursor from `expected` (null: the network has none yet) to `next` and records
-   * `transfers`, in one transaction; false, with nothing written, when another process moved
-   * the cursor first (several workers scan the same chain, and one write wins).
-   */
-  advance(network: string, expected: ScanCursor | null, next: ScanCursor, transfers: TokenTransfer[]): Promise<boolean>;
-  /** Forgets the transfers above `fork.block` and moves the cursor back to `fork`, if it is still at `expected`. */
-  rewind(network: string, expected: ScanCursor, fork: ScanCursor): Promise<boolean>;
-  /** The transfers recorded to `addresses` (lowercase). */
-  transfersTo(network: string, addresses: string[]): Promise<TokenTransfer[]>;
-}
+import type { EvmRpcClient } from './evm-rpc.ts';
 
 export type EvmWatcherOptions = {
   network: string;

@@ -5,7 +5,6 @@ import type { Action } from '../../domain/dashboard/roles.ts';
 import type { Caller, Mode } from '../../domain/merchants/merchant.ts';
 import type { Services } from '../../services.ts';
 import type { SafeHtml } from '../kit/html.ts';
-import { callerOf } from './caller.ts';
 import type { DashboardMessages } from './i18n.ts';
 import type { Section } from './views/layout.ts';
 
@@ -118,6 +117,15 @@ export type RouterMeans = {
   ): FastifyReply;
   sendPublic(req: FastifyRequest, reply: FastifyReply, status: number, title: string, body: SafeHtml): FastifyReply;
 };
+
+/**
+ * The domain services' caller for a signed-in dashboard request: the chosen merchant, the
+ * page's mode (live or test, from its address), and a key naming the user, so logs and
+ * idempotency records tell a dashboard action from an API call.
+ */
+function callerOf(ctx: DashContext): Caller {
+  return { merchantId: ctx.merchantId, mode: ctx.mode, key: `dashboard:${ctx.active.user.id}` };
+}
 
 const MODES = [
   ['live', '/dashboard'],

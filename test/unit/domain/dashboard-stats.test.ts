@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { dailySeries, monthlyRecurringRevenueMinor } from '../../../src/domain/dashboard/stats.figures.ts';
+import { DashboardStatsService } from '../../../src/domain/dashboard/stats.service.ts';
 import type {
   ConversionDay,
-  DashboardStatsRepository,
   DayFigures,
   FailedDay,
   FigureRanges,
@@ -15,17 +16,10 @@ import type {
   StatsScope,
   SubscriptionGroup,
 } from '../../../src/domain/dashboard/stats.ts';
-import {
-  DAY_MS,
-  DashboardStatsService,
-  dailySeries,
-  MAX_RANGE_DAYS,
-  monthlyRecurringRevenueMinor,
-  SEAL_AFTER_MS,
-  SETTLE_AFTER_MS,
-} from '../../../src/domain/dashboard/stats.ts';
+import { DAY_MS, MAX_RANGE_DAYS, SEAL_AFTER_MS, SETTLE_AFTER_MS } from '../../../src/domain/dashboard/stats.ts';
 import type { PaymentMethodType } from '../../../src/domain/payment-methods/payment-method.ts';
-import type { Repositories } from '../../../src/domain/repositories.ts';
+import type { DashboardStatsRepository } from '../../../src/domain/repositories/dashboard-stats.repository.ts';
+import type { Repositories } from '../../../src/domain/repositories/repositories.ts';
 import { ManualClock } from '../../../src/domain/shared/clock.ts';
 import { AppError } from '../../../src/domain/shared/errors.ts';
 import type { UnitOfWork } from '../../../src/domain/shared/unit-of-work.ts';

@@ -4,7 +4,7 @@ import type { CredentialFreshness } from '../../../src/domain/merchants/credenti
 import { hashSecret } from '../../../src/domain/merchants/credentials.ts';
 import { MerchantService } from '../../../src/domain/merchants/merchant.service.ts';
 import type { ApiKey } from '../../../src/domain/merchants/merchant.ts';
-import type { Repositories } from '../../../src/domain/repositories.ts';
+import type { Repositories } from '../../../src/domain/repositories/repositories.ts';
 import { ManualClock } from '../../../src/domain/shared/clock.ts';
 import { AppError } from '../../../src/domain/shared/errors.ts';
 import type { UnitOfWork } from '../../../src/domain/shared/unit-of-work.ts';

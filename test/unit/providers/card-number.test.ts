@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import type { CardBrand } from '../../../src/providers/card/card-number.ts';
+import type { CardBrand } from '../../../src/domain/payment-methods/card-brand.ts';
 import {
   cvcLengthFor,
   detectBrand,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ChainScanStore } from '../../../src/domain/repositories/chain-scan.repository.ts';
 import { EvmRpcClient } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
-import type { ChainScanStore, EvmWatcherOptions } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
+import type { EvmWatcherOptions } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { chainScanStore } from '../../support/chain-scan-store.ts';
 import type { EvmNode } from '../../support/evm-node.ts';

@@ -3,14 +3,12 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
+import type { ProcessorResult } from '../../../src/domain/payment-methods/test-card-charge.ts';
 import { luhnValid } from '../../../src/providers/card/card-number.ts';
-import type { AuthorizeRequest, ProcessorResult } from '../../../src/providers/card/test-card-processor.ts';
-import {
-  IdempotencyKeyReuseError,
-  outcomeForPan,
-  TEST_CARDS,
-  TestCardProcessor,
-} from '../../../src/providers/card/test-card-processor.ts';
+import type { AuthorizeRequest } from '../../../src/providers/card/test-card-processor.ts';
+import { IdempotencyKeyReuseError, TestCardProcessor } from '../../../src/providers/card/test-card-processor.ts';
+import { outcomeForPan, TEST_CARDS } from '../../../src/providers/card/test-cards.ts';
+import { MemoryProcessorStore } from '../../support/memory-processor-store.ts';
 
 function clock(start = '2026-01-15T12:00:00Z'): { now: () => Date; advance: (ms: number) => void } {
   let t = new Date(start).getTime();
@@ -58,7 +56,7 @@ describe('TEST_CARDS', () => {
 
 describe('TestCardProcessor.authorize', () => {
   test('answers each table card with its documented outcome', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const expected: Record<string, string> = {
       '4242424242424242': 'approved',
       '4000000000000002': 'declined:card_declined',
@@ -78,7 +76,7 @@ describe('TestCardProcessor.authorize', () => {
   });
 
   test('approves other public test cards of every brand', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     for (const pan of [
       '5555555555554444',
       '2223003122003222',
@@ -92,7 +90,7 @@ describe('TestCardProcessor.authorize', () => {
   });
 
   test('approves any Luhn-valid number that is not in the table', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const body = fc.stringMatching(/^5[1-5][0-9]{13}$/);
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
@@ -106,7 +104,7 @@ describe('TestCardProcessor.authorize', () => {
 
   test('declines numbers that fail the Luhn check, expired cards and wrong-length security codes', async () => {
     const now = clock();
-    const processor = new TestCardProcessor({ now: now.now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: now.now });
     assert.equal(codeOf(await processor.authorize(request('4242424242424241'))), 'declined:incorrect_number');
     assert.equal(
       codeOf(await processor.authorize(request('4242424242424242', { expMonth: 12, expYear: 2025 }))),
@@ -127,7 +125,7 @@ describe('TestCardProcessor.authorize', () => {
   });
 
   test('rejects with RangeError on programming errors instead of recording a charge', async () => {
-    const processor = new TestCardProcessor();
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore() });
     await assert.rejects(processor.authorize(request('4242424242424242', { amountMinor: 0n })), RangeError);
     await assert.rejects(processor.authorize(request('4242424242424242', { currency: 'brl' })), RangeError);
     await assert.rejects(processor.authorize(request('4242424242424242', { idempotencyKey: '' })), RangeError);
@@ -138,7 +136,7 @@ describe('TestCardProcessor.authorize', () => {
 describe('TestCardProcessor delayed approval', () => {
   test('reports pending until the configured delay has passed on the injected clock, then approved', async () => {
     const now = clock();
-    const processor = new TestCardProcessor({ now: now.now, approvalDelayMs: 5000 });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: now.now, approvalDelayMs: 5000 });
     const first = await processor.authorize(request('4000000000003220'));
     assert.equal(first.status, 'pending');
 
@@ -156,13 +154,13 @@ describe('TestCardProcessor delayed approval', () => {
   });
 
   test('returns null for an unknown charge id', async () => {
-    assert.equal(await new TestCardProcessor().retrieve('ch_missing'), null);
+    assert.equal(await new TestCardProcessor({ store: new MemoryProcessorStore() }).retrieve('ch_missing'), null);
   });
 });
 
 describe('TestCardProcessor idempotency', () => {
   test('returns the first result for a repeated key and captures only once', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4242424242424242');
     const a = await processor.authorize(req);
     const b = await processor.authorize({ ...req });
@@ -171,7 +169,7 @@ describe('TestCardProcessor idempotency', () => {
   });
 
   test('replays declines too, so a retry with the same key never turns into a second attempt', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4000000000000119');
     const a = await processor.authorize(req);
     const b = await processor.authorize(req);
@@ -181,7 +179,7 @@ describe('TestCardProcessor idempotency', () => {
   });
 
   test('shares one capture among concurrent calls with the same key', async () => {
-    const processor = new TestCardProcessor({ now: clock().now, latencyMs: 5 });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now, latencyMs: 5 });
     const req = request('4242424242424242');
     const results = await Promise.all(Array.from({ length: 8 }, () => processor.authorize(req)));
     assert.equal(new Set(results.map((r) => r.chargeId)).size, 1);
@@ -189,7 +187,7 @@ describe('TestCardProcessor idempotency', () => {
   });
 
   test('refuses a key reused for a different amount or card', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4242424242424242');
     await processor.authorize(req);
     await assert.rejects(processor.authorize({ ...req, amountMinor: 999n }), IdempotencyKeyReuseError);
@@ -198,7 +196,7 @@ describe('TestCardProcessor idempotency', () => {
   });
 
   test('keeps results isolated from callers that mutate them', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4242424242424242');
     const a = await processor.authorize(req);
     a.amountMinor = 1n;
@@ -208,7 +206,7 @@ describe('TestCardProcessor idempotency', () => {
 
 describe('TestCardProcessor tokens', () => {
   test('tokenizes a card and charges the token with the outcome of the card behind it', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const saved = await processor.tokenize({ pan: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '737' });
     assert.equal(saved.status, 'tokenized');
     if (saved.status !== 'tokenized') {
@@ -227,7 +225,7 @@ describe('TestCardProcessor tokens', () => {
   });
 
   test('saves the attach-then-decline card but declines every charge on it', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const saved = await processor.tokenize({ pan: '4000000000000341', expMonth: 12, expYear: 2030, cvc: '737' });
     assert.equal(saved.status, 'tokenized');
     if (saved.status !== 'tokenized') {
@@ -246,7 +244,7 @@ describe('TestCardProcessor tokens', () => {
 
   test('remembers insufficient funds and delayed approval per token', async () => {
     const now = clock();
-    const processor = new TestCardProcessor({ now: now.now, approvalDelayMs: 1000 });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: now.now, approvalDelayMs: 1000 });
     const poor = await processor.tokenize({ pan: '4000000000009995', expMonth: 1, expYear: 2027, cvc: '123' });
     const slow = await processor.tokenize({ pan: '4000000000003220', expMonth: 1, expYear: 2027, cvc: '123' });
     assert.ok(poor.status === 'tokenized' && slow.status === 'tokenized');
@@ -259,7 +257,7 @@ describe('TestCardProcessor tokens', () => {
   });
 
   test('rejects invalid cards at tokenization and unknown tokens at charge time', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     assert.deepEqual(await processor.tokenize({ pan: '4242424242424241', expMonth: 12, expYear: 2030, cvc: '737' }), {
       status: 'rejected',
       code: 'incorrect_number',
@@ -276,7 +274,7 @@ describe('TestCardProcessor tokens', () => {
 
 describe('TestCardProcessor data retention', () => {
   test('keeps no card number or security code after its calls return', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const pans = [...TEST_CARDS.map((c) => c.pan), '5555555555554444'];
     for (const pan of pans) {
       await processor.authorize(request(pan, { cvc: '737' }));
@@ -293,7 +291,7 @@ describe('TestCardProcessor data retention', () => {
 
 describe('TestCardProcessor latency', () => {
   test('waits the configured latency before answering', async () => {
-    const processor = new TestCardProcessor({ latencyMs: 40 });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), latencyMs: 40 });
     const started = performance.now();
     await processor.authorize(request('4242424242424242'));
     assert.ok(performance.now() - started >= 35);
@@ -302,7 +300,7 @@ describe('TestCardProcessor latency', () => {
 
 describe('TestCardProcessor cancel (a caller that lost track of a charge)', () => {
   test('answers the charge made under the key, unchanged, and records nothing more', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4242424242424242');
     const charged = await processor.authorize(req);
     const answer = await processor.cancel(req.idempotencyKey);
@@ -312,7 +310,7 @@ describe('TestCardProcessor cancel (a caller that lost track of a charge)', () =
   });
 
   test('spends an unused key: the answer is canceled and a later charge under it is refused', async () => {
-    const processor = new TestCardProcessor({ now: clock().now });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now });
     const req = request('4242424242424242');
     const answer = await processor.cancel(req.idempotencyKey);
     assert.equal(codeOf(answer), 'failed:canceled');
@@ -323,7 +321,7 @@ describe('TestCardProcessor cancel (a caller that lost track of a charge)', () =
   });
 
   test('a charge and a cancel racing on one key end with one of them, both callers told the same', async () => {
-    const processor = new TestCardProcessor({ now: clock().now, latencyMs: 3 });
+    const processor = new TestCardProcessor({ store: new MemoryProcessorStore(), now: clock().now, latencyMs: 3 });
     const req = request('4242424242424242');
     const [charged, canceled] = await Promise.allSettled([
       processor.authorize(req),
