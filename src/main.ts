@@ -14,21 +14,13 @@ import { DashboardStatsService } from './domain/dashboard/stats.service.ts';
 import { TeamService } from './domain/dashboard/team.service.ts';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.ts';
 import { MerchantService } from './domain/merchants/merchant.service.ts';
-import type { Mode } from './domain/merchants/merchant.ts';
 import { MerchantProfileService } from './domain/merchants/merchant-profile.ts';
-import { parseSettings } from './domain/merchants/merchant-settings.ts';
 import { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
 import { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
-import { ChainObserver } from './domain/payment-orders/chain-observer.ts';
-import type { PaymentOrderOptions } from './domain/payment-orders/payment-order.core.ts';
-import { PaymentOrderCore } from './domain/payment-orders/payment-order.core.ts';
-import { PaymentOrderMoveService } from './domain/payment-orders/payment-order-move.service.ts';
-import { PaymentOrderQueryService } from './domain/payment-orders/payment-order-query.service.ts';
-import { PaymentOrderSweepService } from './domain/payment-orders/payment-order-sweep.service.ts';
-import { PaymentRenewalService } from './domain/payment-orders/payment-renewal.service.ts';
-import { PaymentStartService } from './domain/payment-orders/payment-start.service.ts';
+import type { ChainObserver } from './domain/payment-orders/chain-observer.ts';
+import type { PaymentOrderSweepService } from './domain/payment-orders/payment-order-sweep.service.ts';
 import { TestHelperService } from './domain/payment-orders/test-helpers.service.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import { systemClock } from './domain/shared/clock.ts';
@@ -38,12 +30,7 @@ import { TestClocks } from './domain/shared/test-clocks.ts';
 import type { CardValidator } from './domain/subscriptions/payer-portal.service.ts';
 import { PayerPortalService } from './domain/subscriptions/payer-portal.service.ts';
 import { PaymentLinkService } from './domain/subscriptions/payment-link.service.ts';
-import { PaymentOrderEffectsService } from './domain/subscriptions/payment-order-effects.service.ts';
-import { RenewalMailer } from './domain/subscriptions/renewal-mail.ts';
-import { SubscriptionCore } from './domain/subscriptions/subscription.core.ts';
-import { SubscriptionService } from './domain/subscriptions/subscription.service.ts';
-import { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
-import { SubscriptionLifecycleService } from './domain/subscriptions/subscription-lifecycle.service.ts';
+import type { SubscriptionBillingService } from './domain/subscriptions/subscription-billing.service.ts';
 import { WebhookService } from './domain/webhooks/webhook.service.ts';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoint.service.ts';
 import { WebhookEventService } from './domain/webhooks/webhook-event.service.ts';
@@ -69,6 +56,7 @@ import type { Services } from './services.ts';
 import { evmNetworks, liveChains, requiredConfirmations } from './wiring/chain-sources.ts';
 import { checkDurability } from './wiring/durability-check.ts';
 import { defaultLogger } from './wiring/logging.ts';
+import { buildPayments } from './wiring/payments.ts';
 import { loadCurrencies } from './wiring/rates-file.ts';
 import { loadSecretsKey } from './wiring/secrets-key.ts';
 
@@ -101,14 +89,10 @@ export type CobroOverrides = {
   webhookNetwork?: { resolve?: Resolver; connect?: Connector };
 };
 
-/** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
-const MAX_CARD_DECLINES = 5;
-/** How long an expired crypto order's address is still watched for a late payment (a day, as BTCPay Server keeps watching an expired invoice). */
-const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
-
 /**
- * The composition root: config → database → providers → services → HTTP and jobs. The only
- * place concrete classes are wired; what each piece needs is in src/wiring/.
+ * The composition root: config → database → providers → services → HTTP and jobs. With
+ * src/wiring/ (what it loads first, and the payment services' graph in wiring/payments.ts), the
+ * only place concrete classes are wired.
  */
 export async function createCobro(config: Config, overrides: CobroOverrides = {}): Promise<Cobro> {
   const logger = overrides.logger ?? defaultLogger(config);
@@ -185,61 +169,19 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
   );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  const settingsFor = async (merchantId: string, mode: Mode) =>
-    parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS);
-  const orderOptions: PaymentOrderOptions = {
-    cardOrderTtlMs: 15 * 60_000,
-    cardLockMs: config.cardRecoveryAfterMs,
-    maxCardDeclines: MAX_CARD_DECLINES,
-    validateCard: checkCard,
-  };
-  // Subscriptions first: what a payment order's change sets off (its event, its subscription,
-  // a renewal's e-mail) is PaymentOrderEffects, given to the payment orders when they are made.
-  const subscriptionCore = new SubscriptionCore(clocks, webhooks, {
-    retryDays: config.subscriptions.retryDays,
-    cancelWhenRetriesExhausted: config.subscriptions.cancelWhenRetriesExhausted,
-    renewalNoticeMs: config.subscriptions.renewalNoticeHours * 3_600_000,
-    maxCardDeclines: MAX_CARD_DECLINES,
+  const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver } = buildPayments({
+    config,
+    uow,
+    clock,
+    clocks,
+    currencies,
+    paymentMethods,
+    providers,
+    events: webhooks,
+    signer,
+    checkCard,
     billingConcurrency: database.sideBySide,
-  });
-  const orderEffects = new PaymentOrderEffectsService(
-    webhooks,
-    new SubscriptionLifecycleService(subscriptionCore),
-    new RenewalMailer(clocks, currencies, { publicUrl: config.publicUrl, signer }),
-  );
-  // Payment orders, a service a step; PaymentOrderCore is what the steps share.
-  const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
-  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
-  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
-  const paymentStart = new PaymentStartService(
-    uow,
-    orderCore,
-    currencies,
-    paymentMethods,
-    providers,
-    settingsFor,
-    orderOptions,
-    orderMoves,
-  );
-  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  // Then what subscriptions need from payment orders: their renewal orders (RenewalCharger).
-  const renewals = new PaymentRenewalService(
-    uow,
-    orderCore,
-    currencies,
-    paymentMethods,
-    providers,
-    settingsFor,
-    orderMoves,
-  );
-  const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
-  const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);
-  const chainObserver = new ChainObserver(uow, { test: providers.chain, live: providers.liveChain }, orderMoves, {
-    now: () => clock.now().getTime(),
-    lateWindowMs: LATE_PAYMENT_WINDOW_MS,
-    limit: 500,
-    onChainError: (mode, network, error) =>
-      logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
+    logger,
   });
   const emails = new EmailSender(
     uow,
