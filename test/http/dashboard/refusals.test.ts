@@ -128,6 +128,8 @@ describeBackends('dashboard refused attempts', (build) => {
       payload: { url: 'https://hooks.example.com/cobro' },
     });
     assert.equal(endpoint.statusCode, 201, endpoint.body);
+    const events = await ctx.app.inject({ url: `/v1/events?entity_id=${theirs.order.id}`, headers: other.authHeaders });
+    const eventId: string = events.json().data[0].id;
     const before = { tenancy: await refusalMetric(ctx, 'tenancy'), mode: await refusalMetric(ctx, 'mode') };
 
     const unknownPage = await owner.get(`${T}/payment_orders/${UNKNOWN}`);
@@ -139,6 +141,7 @@ describeBackends('dashboard refused attempts', (build) => {
       [`${T}/payment_orders/${theirs.order.id}`, 'tenancy', 'payment_order', theirs.order.id],
       [`${T}/checkout_preferences/${theirs.pref.id}`, 'tenancy', 'checkout_preference', theirs.pref.id],
       [`${T}/webhook_endpoints/${endpoint.json().id}`, 'tenancy', 'webhook_endpoint', endpoint.json().id],
+      [`${T}/events/${eventId}`, 'tenancy', 'event', eventId],
       [`/dashboard/payment_orders/${mine.order.id}`, 'mode', 'payment_order', mine.order.id],
       [`/dashboard/checkout_preferences/${mine.pref.id}`, 'mode', 'checkout_preference', mine.pref.id],
       [
@@ -172,10 +175,10 @@ describeBackends('dashboard refused attempts', (build) => {
     const theirLog = await refusals(ctx, other.id);
     assert.deepEqual(
       theirLog.map((e) => e.objectId),
-      [theirs.order.id, theirs.pref.id, endpoint.json().id, theirs.order.id],
+      [theirs.order.id, theirs.pref.id, endpoint.json().id, eventId, theirs.order.id],
     );
     assert.ok(theirLog.every((e) => e.actor === "another merchant's user"));
-    assert.equal(await refusalMetric(ctx, 'tenancy'), before.tenancy + 4);
+    assert.equal(await refusalMetric(ctx, 'tenancy'), before.tenancy + 5);
     assert.equal(await refusalMetric(ctx, 'mode'), before.mode + 3);
   });
 
