@@ -7,6 +7,7 @@ import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
@@ -223,6 +224,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       team: new TeamService(uow, clock, config.publicUrl),
       account: new AccountService(uow, clock, secretBox, config.publicUrl),
       audit: new AuditLogService(uow, clock),
+      refusals: new AccessRefusalService(uow, clock),
       stats: new DashboardStatsService(uow, clock),
     },
   };

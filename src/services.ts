@@ -1,5 +1,6 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import type { CurrencyTable } from './domain/currencies/currency.ts';
+import type { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import type { AccountService } from './domain/dashboard/account.service.ts';
 import type { AuditLogService } from './domain/dashboard/audit.ts';
 import type { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
@@ -58,6 +59,8 @@ export type Services = {
     team: TeamService;
     account: AccountService;
     audit: AuditLogService;
+    /** Refused attempts (role, CSRF, another merchant's or the other mode's object) in the audit log. */
+    refusals: AccessRefusalService;
     /** The dashboard's figures (home page, plan subscribers and MRR): aggregate queries only. */
     stats: DashboardStatsService;
   };

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RefusalReason } from '../domain/dashboard/access-refusals.service.ts';
+import { REFUSAL_REASONS } from '../domain/dashboard/access-refusals.service.ts';
 import type { ChainSourceStatus } from '../domain/payment-methods/payment-provider.ts';
 
 type Series = { requests: Counter.Internal; duration: Histogram.Internal<string> };
@@ -11,6 +13,8 @@ export type HttpMetrics = {
   registry: Registry;
   /** Counts one answered request; called from the app's single onResponse hook. */
   observe(req: FastifyRequest, reply: FastifyReply): void;
+  /** Counts one refused dashboard attempt, every one (the audit log writes only some). */
+  countRefusal(reason: RefusalReason): void;
 };
 
 /**
@@ -73,6 +77,15 @@ export function createHttpMetrics(chains?: () => Record<string, ChainSourceStatu
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const refusals = new Counter({
+    name: 'cobro_dashboard_refusals_total',
+    help: "Dashboard attempts refused for the role, the CSRF check, another merchant's object (tenancy) or the other mode's, by reason",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of REFUSAL_REASONS) {
+    refusals.inc({ reason }, 0);
+  }
   // prom-client hashes the label set on every call; the series of a route and status are
   // looked up once and kept.
   const series = new Map<string, Series>();
@@ -92,6 +105,9 @@ export function createHttpMetrics(chains?: () => Record<string, ChainSourceStatu
       }
       s.requests.inc();
       s.duration.observe(reply.elapsedTime / 1000);
+    },
+    countRefusal(reason) {
+      refusals.inc({ reason });
     },
   };
 }

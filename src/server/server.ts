@@ -149,7 +149,10 @@ export async function buildServer(deps: Services, options: ServerOptions): Promi
     chains: options.chains,
     metrics: metrics.registry,
   });
-  await registerPages(app, deps, { smtpConfigured: options.smtpConfigured ?? false });
+  await registerPages(app, deps, {
+    smtpConfigured: options.smtpConfigured ?? false,
+    countRefusal: metrics.countRefusal,
+  });
 
   return app;
 }

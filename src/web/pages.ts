@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { RefusalReason } from '../domain/dashboard/access-refusals.service.ts';
 import type { Services } from '../services.ts';
 import { checkoutPages } from './checkout/checkout.plugin.ts';
 import { dashboardPages } from './dashboard/dashboard.plugin.ts';
@@ -9,6 +10,8 @@ import { subscriptionPages } from './subscriptions/subscriptions.plugin.ts';
 export type PageOptions = {
   /** Whether mails go out over SMTP (the test-mode mailbox page says so). */
   smtpConfigured: boolean;
+  /** Counts a refused dashboard attempt in the server's metrics. */
+  countRefusal(reason: RefusalReason): void;
 };
 
 /**
@@ -27,5 +30,5 @@ export async function registerPages(app: FastifyInstance, services: Services, op
     publicUrl: services.publicUrl,
     signer: services.signer,
   });
-  await app.register(dashboardPages, services);
+  await app.register(dashboardPages, { ...services, countRefusal: options.countRefusal });
 }

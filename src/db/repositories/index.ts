@@ -14,6 +14,7 @@ import { KyselyInvitationRepository } from './invitation.repository.ts';
 import { KyselyMembershipRepository } from './membership.repository.ts';
 import { KyselyApiKeyRepository, KyselyMerchantRepository } from './merchant.repository.ts';
 import { KyselyMerchantLogoRepository } from './merchant-logo.repository.ts';
+import { KyselyObjectOwnerRepository } from './object-owner.repository.ts';
 import { KyselyPasswordResetRepository } from './password-reset.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
@@ -47,5 +48,6 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     audit: new KyselyAuditRepository(db),
     dashboardStats: new KyselyDashboardStatsRepository(db),
     merchantLogos: new KyselyMerchantLogoRepository(db),
+    objectOwners: new KyselyObjectOwnerRepository(db),
   };
 }

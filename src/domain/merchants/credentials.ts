@@ -32,3 +32,11 @@ export function modeOfKey(apiKey: string): Mode | null {
   }
   return null;
 }
+
+/**
+ * A key's reference in the dashboard's addresses: a digest of the key, so the key itself never
+ * lands in URLs, history or access logs.
+ */
+export function keyRef(apiKey: string): string {
+  return hash('sha256', apiKey, 'base64url').slice(0, 22);
+}

@@ -13,6 +13,7 @@ import type { InvitationRepository } from './invitation.repository.ts';
 import type { MembershipRepository } from './membership.repository.ts';
 import type { MerchantRepository } from './merchant.repository.ts';
 import type { MerchantLogoRepository } from './merchant-logo.repository.ts';
+import type { ObjectOwnerRepository } from './object-owner.repository.ts';
 import type { PasswordResetRepository } from './password-reset.repository.ts';
 import type { PaymentLinkRepository } from './payment-link.repository.ts';
 import type { PaymentMethodRepository } from './payment-method.repository.ts';
@@ -47,4 +48,5 @@ export type Repositories = {
   audit: AuditRepository;
   dashboardStats: DashboardStatsRepository;
   merchantLogos: MerchantLogoRepository;
+  objectOwners: ObjectOwnerRepository;
 };

@@ -1,6 +1,8 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RefusalReason } from '../../domain/dashboard/access-refusals.service.ts';
 import { can } from '../../domain/dashboard/roles.ts';
+import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { Services } from '../../services.ts';
 import type { ErrorPageKind } from '../kit/error-pages.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
@@ -11,7 +13,7 @@ import { negotiateLocale } from '../kit/locale.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
-import type { RouterMeans } from './router.ts';
+import type { DashContext, RouterMeans } from './router.ts';
 import { createDashRouter } from './router.ts';
 import { accountRoutes } from './routes/account.routes.ts';
 import { apiKeysRoutes } from './routes/api-keys.routes.ts';
@@ -42,13 +44,18 @@ const FORM_BODY_LIMIT = 64 * 1024;
 /** Every dashboard form is bound to this scope in its CSRF token. */
 export const CSRF_SCOPE = 'dashboard';
 
+export type DashboardPagesOptions = Services & {
+  /** Counts a refused attempt (role, CSRF, tenancy, mode) in the server's metrics. */
+  countRefusal(reason: RefusalReason): void;
+};
+
 /**
  * The merchant dashboard, `/dashboard` (live data) and `/dashboard/test` (test data): server
  * rendered, usable without JavaScript, the checkout's security headers (strict CSP with a nonce
  * per response), every value escaped by the `html` tag, every POST checked for origin, CSRF
  * token, session and role. Pages call the same domain services as the API.
  */
-export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) => {
+export const dashboardPages: FastifyPluginAsync<DashboardPagesOptions> = async (app, deps) => {
   const publicBase = new URL(deps.publicUrl);
   const https = publicBase.protocol === 'https:';
   const csrf = new CsrfGuard(deps.csrfKey, publicBase.origin, https, '/dashboard');
@@ -116,40 +123,33 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       );
     };
 
-    const checkCsrf: RouterMeans['checkCsrf'] = (req, reply) => {
+    const csrfValid: RouterMeans['csrfValid'] = (req) => {
       const token = formField(req.body, CSRF_FIELD);
-      if (!csrf.check(req, CSRF_SCOPE, token === '' ? null : token)) {
-        errorPage(
-          req,
-          reply,
-          403,
-          messagesOf(req).t('This form has expired. Go back, reload the page and send it again.'),
-        );
-        return false;
-      }
-      return true;
+      return csrf.check(req, CSRF_SCOPE, token === '' ? null : token);
     };
+    const sendCsrfRefused: RouterMeans['sendCsrfRefused'] = (req, reply) =>
+      errorPage(
+        req,
+        reply,
+        403,
+        messagesOf(req).t('This form has expired. Go back, reload the page and send it again.'),
+      );
 
-    const openSession: RouterMeans['openSession'] = async (req, reply, mode, base) => {
+    /** The signed-in context, or why there is none: no valid session, or no merchant left. */
+    const resolveSession = async (
+      req: FastifyRequest,
+      mode: Mode,
+      base: string,
+    ): Promise<DashContext | 'signed-out' | 'no-merchant'> => {
       const token = readCookie(req, SESSION_COOKIE);
       const active = token ? await deps.dashboard.auth.lookup(token) : null;
       if (!active) {
-        if (req.method === 'GET') {
-          const next = req.url.startsWith('/dashboard') ? req.url : '/dashboard';
-          reply
-            .code(303)
-            .header('location', `/dashboard/login?next=${encodeURIComponent(next)}`)
-            .send();
-        } else {
-          errorPage(req, reply, 401, messagesOf(req).t('Sign in to your dashboard'));
-        }
-        return null;
+        return 'signed-out';
       }
       const chosen = readCookie(req, MERCHANT_COOKIE);
       const membership = active.memberships.find((x) => x.merchantId === chosen) ?? active.memberships[0];
       if (!membership) {
-        errorPage(req, reply, 403, messagesOf(req).t('Your account does not belong to any merchant any more.'));
-        return null;
+        return 'no-merchant';
       }
       // Every page needs the current merchant's name; the others only for the switcher.
       const shown = active.memberships.length > 1 ? active.memberships : [membership];
@@ -172,6 +172,32 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
         actor: { userId: active.user.id, label: active.user.email, ip: req.ip },
         can: (action) => can(membership.role, action),
       };
+    };
+
+    const openSession: RouterMeans['openSession'] = async (req, reply, mode, base) => {
+      const found = await resolveSession(req, mode, base);
+      if (found === 'signed-out') {
+        if (req.method === 'GET') {
+          const next = req.url.startsWith('/dashboard') ? req.url : '/dashboard';
+          reply
+            .code(303)
+            .header('location', `/dashboard/login?next=${encodeURIComponent(next)}`)
+            .send();
+        } else {
+          errorPage(req, reply, 401, messagesOf(req).t('Sign in to your dashboard'));
+        }
+        return null;
+      }
+      if (found === 'no-merchant') {
+        errorPage(req, reply, 403, messagesOf(req).t('Your account does not belong to any merchant any more.'));
+        return null;
+      }
+      return found;
+    };
+
+    const sessionOf: RouterMeans['sessionOf'] = async (req, mode, base) => {
+      const found = await resolveSession(req, mode, base);
+      return typeof found === 'string' ? null : found;
     };
 
     const pageFor = (req: FastifyRequest, reply: FastifyReply, status: number, kind: ErrorPageKind) => {
@@ -216,8 +242,11 @@ export const dashboardPages: FastifyPluginAsync<Services> = async (app, deps) =>
       https,
       messagesOf,
       csrfToken,
-      checkCsrf,
+      csrfValid,
+      sendCsrfRefused,
       openSession,
+      sessionOf,
+      countRefusal: deps.countRefusal,
       sendForbidden: (req, reply, ctx) => errorPage(req, reply, 403, ctx.m.t('Your role does not allow this.')),
       sendShell,
       sendPublic,

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { LocatableType, RefusalReason } from '../../domain/dashboard/access-refusals.service.ts';
 import type { Actor, AuditInput } from '../../domain/dashboard/audit.ts';
 import type { ActiveSession } from '../../domain/dashboard/dashboard-auth.service.ts';
 import type { Action } from '../../domain/dashboard/roles.ts';
 import type { Caller, Mode } from '../../domain/merchants/merchant.ts';
+import { AppError } from '../../domain/shared/errors.ts';
 import type { Services } from '../../services.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import type { DashboardMessages } from './i18n.ts';
@@ -101,10 +103,16 @@ export type RouterMeans = {
   https: boolean;
   messagesOf(req: FastifyRequest): DashboardMessages;
   csrfToken(req: FastifyRequest, reply: FastifyReply): string;
-  /** Same origin and this browser's token; on failure the 403 page is sent and false returned. */
-  checkCsrf(req: FastifyRequest, reply: FastifyReply): boolean;
+  /** Same origin and this browser's token. */
+  csrfValid(req: FastifyRequest): boolean;
+  /** The 403 page of a form whose CSRF check failed. */
+  sendCsrfRefused(req: FastifyRequest, reply: FastifyReply): FastifyReply;
   /** The signed-in context, or null after sending the sign-in redirect (GET) or the 401 page (POST). */
   openSession(req: FastifyRequest, reply: FastifyReply, mode: Mode, base: string): Promise<DashContext | null>;
+  /** The signed-in context if the request carries a valid session, or null; sends nothing. */
+  sessionOf(req: FastifyRequest, mode: Mode, base: string): Promise<DashContext | null>;
+  /** Counts a refused attempt in the server's metrics (every one, recorded or not). */
+  countRefusal(reason: RefusalReason): void;
   sendForbidden(req: FastifyRequest, reply: FastifyReply, ctx: DashContext): FastifyReply;
   sendShell(
     req: FastifyRequest,
@@ -135,8 +143,37 @@ const MODES = [
 const seeOther = (reply: FastifyReply, location: string): FastifyReply =>
   reply.code(303).header('location', location).send();
 
+/** The object a route's path addresses by its parameter, e.g. `/payment_orders/:id/refund`. */
+type RouteObject = { type: string; param: string; locatable: LocatableType | null };
+
+const OBJECT_PATHS: [RegExp, RouteObject][] = [
+  [/^\/payment_orders\/:id(\/|$)/, { type: 'payment_order', param: 'id', locatable: 'payment_order' }],
+  [
+    /^\/checkout_preferences\/:id(\/|$)/,
+    { type: 'checkout_preference', param: 'id', locatable: 'checkout_preference' },
+  ],
+  [/^\/payment_links\/:id(\/|$)/, { type: 'payment_link', param: 'id', locatable: 'payment_link' }],
+  [/^\/recurrent_payments\/:id(\/|$)/, { type: 'recurrent_payment', param: 'id', locatable: 'recurrent_payment' }],
+  [/^\/webhook_endpoints\/:id(\/|$)/, { type: 'webhook_endpoint', param: 'id', locatable: 'webhook_endpoint' }],
+  [/^\/events\/:id(\/|$)/, { type: 'event', param: 'id', locatable: 'event' }],
+  [/^\/developers\/keys\/:id(\/|$)/, { type: 'api_key', param: 'id', locatable: 'api_key' }],
+  [/^\/settings\/team\/:userId(\/|$)/, { type: 'member', param: 'userId', locatable: null }],
+];
+
+const objectOfRoute = (path: string): RouteObject | null => OBJECT_PATHS.find(([re]) => re.test(path))?.[1] ?? null;
+
+/**
+ * Ids of the shape the service hands out (22 characters; key references are base64url): only
+ * these are looked for elsewhere after a 404, so a mistyped address costs no query.
+ */
+const WELL_FORMED_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** A path as an audit entry keeps it: no query string, bounded. */
+const auditPath = (req: FastifyRequest): string => (req.url.split('?')[0] ?? '').slice(0, 200);
+
 export function createDashRouter(scope: FastifyInstance, means: RouterMeans): DashRouter {
   const { services } = means;
+  const { refusals } = services.dashboard;
 
   const signedIn = <G extends RouteGenericInterface>(
     req: FastifyRequest<G>,
@@ -165,8 +202,79 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
     csrfToken: () => means.csrfToken(req, reply),
   });
 
+  /**
+   * A refused attempt: always counted; written to the audit log (rate-limited) when a signed-in
+   * user made it, in the user's merchant's log and, for another merchant's object, in that
+   * merchant's log too (naming no e-mail there). Written before the refusal is answered, and a
+   * failure to write never changes the answer.
+   */
+  const refuse = async (
+    req: FastifyRequest,
+    ctx: DashContext | null,
+    reason: RefusalReason,
+    attempted: string,
+    object: RouteObject | null,
+    ownerId: string | null = null,
+  ): Promise<void> => {
+    means.countRefusal(reason);
+    if (!ctx) {
+      return;
+    }
+    const id = object ? (req.params as Record<string, string | undefined>)[object.param] : undefined;
+    const refusal = {
+      reason,
+      attempted,
+      objectType: object?.type ?? null,
+      objectId: id?.slice(0, 64) ?? null,
+      method: req.method,
+      path: auditPath(req),
+    };
+    try {
+      await refusals.record(ctx.actor, ctx.merchantId, refusal);
+      if (ownerId && ownerId !== ctx.merchantId) {
+        await refusals.record({ ...ctx.actor, label: "another merchant's user" }, ownerId, refusal);
+      }
+    } catch (error) {
+      req.log.error({ err: error }, 'refused attempt not written to the audit log');
+    }
+  };
+
+  /**
+   * Runs a signed-in handler. A NOT_FOUND for a well-formed id of an object kind the route
+   * addresses is looked for once by id: if it belongs to another merchant or to the other mode,
+   * the attempt is recorded; the answer stays the same 404 either way.
+   */
+  const run = async <G extends RouteGenericInterface>(
+    handler: DashHandler<G>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ctx: DashContext,
+    object: RouteObject | null,
+    attempted: string,
+  ): Promise<FastifyReply> => {
+    try {
+      return await handler(signedIn(req as FastifyRequest<G>, reply, ctx));
+    } catch (error) {
+      const id = object?.locatable ? (req.params as Record<string, string | undefined>)[object.param] : undefined;
+      if (
+        object?.locatable &&
+        id &&
+        error instanceof AppError &&
+        error.code === 'NOT_FOUND' &&
+        WELL_FORMED_ID.test(id)
+      ) {
+        const found = await refusals.misplaced(object.locatable, id, ctx.merchantId, ctx.mode).catch(() => null);
+        if (found) {
+          await refuse(req, ctx, found.reason, attempted, object, found.ownerId);
+        }
+      }
+      throw error;
+    }
+  };
+
   return {
     page<G extends RouteGenericInterface>(path: string, handler: DashHandler<G>, need?: Action) {
+      const object = objectOfRoute(path);
       for (const [mode, base] of MODES) {
         scope.get(`${base}${path}`, async (req, reply) => {
           const ctx = await means.openSession(req, reply, mode, base);
@@ -174,26 +282,31 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
             return reply;
           }
           if (need && !ctx.can(need)) {
+            await refuse(req, ctx, 'role', need, object);
             return means.sendForbidden(req, reply, ctx);
           }
-          return handler(signedIn(req as FastifyRequest<G>, reply, ctx));
+          return run(handler, req, reply, ctx, object, need ?? 'read');
         });
       }
     },
     action<G extends RouteGenericInterface>(path: string, need: Action | null, handler: DashHandler<G>) {
+      const object = objectOfRoute(path);
+      const attempted = need ?? 'signed-in';
       for (const [mode, base] of MODES) {
         scope.post(`${base}${path}`, async (req, reply) => {
-          if (!means.checkCsrf(req, reply)) {
-            return reply;
+          if (!means.csrfValid(req)) {
+            await refuse(req, await means.sessionOf(req, mode, base), 'csrf', attempted, object);
+            return means.sendCsrfRefused(req, reply);
           }
           const ctx = await means.openSession(req, reply, mode, base);
           if (!ctx) {
             return reply;
           }
           if (need && !ctx.can(need)) {
+            await refuse(req, ctx, 'role', need, object);
             return means.sendForbidden(req, reply, ctx);
           }
-          return handler(signedIn(req as FastifyRequest<G>, reply, ctx));
+          return run(handler, req, reply, ctx, object, attempted);
         });
       }
     },
@@ -202,8 +315,10 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
     },
     publicAction<G extends RouteGenericInterface>(path: string, handler: PublicHandler<G>) {
       scope.post(path, async (req, reply) => {
-        if (!means.checkCsrf(req, reply)) {
-          return reply;
+        if (!means.csrfValid(req)) {
+          // Counted only: no session to name, and these paths can carry bearer tokens.
+          means.countRefusal('csrf');
+          return means.sendCsrfRefused(req, reply);
         }
         return handler(anyone(req as FastifyRequest<G>, reply));
       });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { keyRef } from '../../../domain/merchants/credentials.ts';
 import type { ApiKey } from '../../../domain/merchants/merchant.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
@@ -22,13 +22,9 @@ type KeysQuery = { Querystring: { revoked?: string } };
 type KeyParams = { Params: { id: string } };
 
 /**
- * A key's reference in the dashboard's addresses: a digest of the key, so the key itself never
- * lands in URLs, history or access logs, and a reference only finds a key in the merchant's own
- * list of this mode (anything else is a 404).
+ * One of the merchant's keys of this mode by its reference (`keyRef`), or NOT_FOUND: a reference
+ * only finds a key in the merchant's own list of this mode.
  */
-const keyRef = (key: string): string => createHash('sha256').update(key).digest('base64url').slice(0, 22);
-
-/** One of the merchant's keys of this mode by its reference, or NOT_FOUND. */
 async function keyByRef({ ctx, services }: Pick<DashRequest, 'ctx' | 'services'>, ref: string): Promise<ApiKey> {
   const key = (await services.merchants.listKeys(ctx.merchantId, ctx.mode)).find((k) => keyRef(k.key) === ref);
   if (!key) {

@@ -1,3 +1,4 @@
+import { ACCESS_DENIED } from '../../../domain/dashboard/access-refusals.service.ts';
 import type { ActiveSession } from '../../../domain/dashboard/dashboard-auth.service.ts';
 import type { AuditEntry, DashboardSession, Invitation, MemberView } from '../../../domain/dashboard/dashboard-user.ts';
 import type { SafeHtml } from '../../kit/html.ts';
@@ -106,6 +107,16 @@ ${
 
 // ---- Audit log --------------------------------------------------------------------------------
 
+/**
+ * What a refused attempt tried: a label, the reason and permission, the request, and how many
+ * refusals just before it were counted without an entry of their own.
+ */
+function refusedDetail(d: AuditEntry['detail']): SafeHtml {
+  const suppressed = typeof d.suppressed === 'number' ? d.suppressed : 0;
+  return html` <span class="badge">${tr('Refused')}</span> <span>${String(d.reason ?? '')}: ${String(d.attempted ?? '')}</span>
+<br><code>${String(d.method ?? '')} ${String(d.path ?? '')}</code>${suppressed > 0 ? html`<br><small>${tr('{count} similar refusals before this one were counted, not written.', { count: suppressed })}</small>` : null}`;
+}
+
 /** One page of the audit log, newest first; `olderHref` links the next page when there is one. */
 export function auditLogPage(entries: readonly AuditEntry[], olderHref: string | null): SafeHtml {
   return html`<h1>${tr('Audit log')}</h1>
@@ -113,7 +124,7 @@ export function auditLogPage(entries: readonly AuditEntry[], olderHref: string |
 <thead><tr><th scope="col">${tr('When')}</th><th scope="col">${tr('Who')}</th><th scope="col">${tr('What')}</th><th scope="col">${tr('Object')}</th><th scope="col">${tr('From')}</th></tr></thead>
 <tbody>${entries.map(
     (e) =>
-      html`<tr><td>${time(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${e.objectType}${e.objectId ? html` <code>${e.objectId}</code>` : null}</td><td>${e.ip ?? ''}</td></tr>`,
+      html`<tr${e.action === ACCESS_DENIED ? html` data-test="refused"` : null}><td>${time(e.at)}</td><td>${e.actor}</td><td>${e.action}${e.action === ACCESS_DENIED ? refusedDetail(e.detail) : null}</td><td>${e.objectType}${e.objectId ? html` <code>${e.objectId}</code>` : null}</td><td>${e.ip ?? ''}</td></tr>`,
   )}</tbody></table></div>
 ${olderHref ? html`<p><a href="${olderHref}">${tr('Older entries')}</a></p>` : null}`;
 }

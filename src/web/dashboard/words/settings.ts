@@ -94,6 +94,11 @@ export const settingsWords = {
   'Invite someone': { es: 'Invitar a alguien', pt: 'Convidar alguém' },
   'Send invitation': { es: 'Enviar invitación', pt: 'Enviar convite' },
   'Audit log': { es: 'Registro de auditoría', pt: 'Registro de auditoria' },
+  Refused: { es: 'Rechazado', pt: 'Recusado' },
+  '{count} similar refusals before this one were counted, not written.': {
+    es: '{count} rechazos similares anteriores a este se contaron sin anotarse.',
+    pt: '{count} recusas semelhantes anteriores a esta foram contadas sem serem registradas.',
+  },
   'Every dashboard action and every key, endpoint and team change, newest first': {
     es: 'Cada acción del panel y cada cambio de claves, endpoints y equipo, las más recientes primero',
     pt: 'Cada ação do painel e cada mudança de chaves, endpoints e equipe, as mais recentes primeiro',
