@@ -10,6 +10,7 @@ import { CheckoutPreferenceService } from './domain/checkout-preferences/checkou
 import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
+import { CredentialThrottle } from './domain/dashboard/credential-throttle.service.ts';
 import { DashboardAuthService } from './domain/dashboard/dashboard-auth.service.ts';
 import { DashboardStatsService } from './domain/dashboard/stats.service.ts';
 import { TeamService } from './domain/dashboard/team.service.ts';
@@ -190,6 +191,8 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     clock,
     logger,
   );
+  /** One limit on guessing passwords and second factors, shared by every dashboard form that checks one. */
+  const credentialThrottle = new CredentialThrottle(uow, clock);
   const services: Services = {
     merchants,
     profiles: new MerchantProfileService(uow, clock),
@@ -220,9 +223,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     ),
     mailbox: new TestMailboxService(uow),
     dashboard: {
-      auth: new DashboardAuthService(uow, clock, secretBox),
-      team: new TeamService(uow, clock, config.publicUrl),
-      account: new AccountService(uow, clock, secretBox, config.publicUrl),
+      auth: new DashboardAuthService(uow, clock, secretBox, credentialThrottle),
+      team: new TeamService(uow, clock, config.publicUrl, credentialThrottle),
+      account: new AccountService(uow, clock, secretBox, config.publicUrl, credentialThrottle),
       audit: new AuditLogService(uow, clock),
       refusals: new AccessRefusalService(uow, clock),
       stats: new DashboardStatsService(uow, clock),

@@ -7,7 +7,8 @@ import type { TestApp } from './test-app.ts';
 /**
  * A browser without JavaScript over app.inject: keeps cookies (by name, as the dashboard sets
  * them), sends forms url-encoded with the CSRF token of the last page it read, and sends the
- * Origin a same-site form post would carry.
+ * Origin a same-site form post would carry. `address` is the address it connects from (a test
+ * may change it, as a person moving networks would).
  */
 export class DashboardClient {
   readonly cookies = new Map<string, string>();
@@ -16,6 +17,7 @@ export class DashboardClient {
   constructor(
     private readonly app: FastifyInstance,
     private readonly origin = 'http://127.0.0.1:3000',
+    public address = '127.0.0.1',
   ) {}
 
   private cookieHeader(): string {
@@ -38,7 +40,12 @@ export class DashboardClient {
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    const res = await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader(), ...headers } });
+    const res = await this.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: this.address,
+      headers: { cookie: this.cookieHeader(), ...headers },
+    });
     this.remember(res);
     this.lastBody = res.body;
     return res;
@@ -60,6 +67,7 @@ export class DashboardClient {
     const res = await this.app.inject({
       method: 'POST',
       url,
+      remoteAddress: this.address,
       payload: body,
       headers: {
         'content-type': 'application/x-www-form-urlencoded',

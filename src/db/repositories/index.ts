@@ -4,6 +4,7 @@ import type { Database } from '../schema.ts';
 import { KyselyAuditRepository } from './audit.repository.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
+import { KyselyCredentialThrottleRepository } from './credential-throttle.repository.ts';
 import { KyselyDashboardSessionRepository } from './dashboard-session.repository.ts';
 import { KyselyDashboardStatsRepository } from './dashboard-stats.repository.ts';
 import { KyselyDashboardUserRepository } from './dashboard-user.repository.ts';
@@ -20,7 +21,6 @@ import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
-import { KyselySignInThrottleRepository } from './sign-in-throttle.repository.ts';
 import { KyselyEventQueryRepository, KyselyWebhookRepository } from './webhook.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
@@ -44,7 +44,7 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     invitations: new KyselyInvitationRepository(db),
     dashboardSessions: new KyselyDashboardSessionRepository(db),
     passwordResets: new KyselyPasswordResetRepository(db),
-    signInThrottle: new KyselySignInThrottleRepository(db),
+    credentialThrottle: new KyselyCredentialThrottleRepository(db),
     audit: new KyselyAuditRepository(db),
     dashboardStats: new KyselyDashboardStatsRepository(db),
     merchantLogos: new KyselyMerchantLogoRepository(db),

@@ -2,6 +2,7 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { CredentialThrottle, ThrottledCheck } from './credential-throttle.service.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.ts';
 import { PASSWORD_MESSAGES, queueAccountMail } from './team.service.ts';
@@ -10,10 +11,22 @@ import { generateTotpSecret, otpauthUri, verifyTotp } from './totp.ts';
 
 const RESET_TTL_MS = 60 * 60_000;
 
+/** Turning two-factor on: the recovery codes (shown once), or why not. */
+export type TwoFactorConfirmation =
+  | { kind: 'on'; codes: string[] }
+  | { kind: 'wrong-password' }
+  | { kind: 'wrong-code' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/** Who is changing their own second factor, from which session and address. */
+export type OwnAccount = { userId: string; sessionIdHash: string; ip: string };
+
 /**
  * One's own account: password reset by e-mailed link (valid an hour, once; it ends every
  * session), and two-factor enrolment (a secret shown as a QR code, confirmed by a first code,
- * then ten one-time recovery codes shown once).
+ * then ten one-time recovery codes shown once). Turning two-factor on or off asks for the
+ * password again, through the credential throttle: a session alone (a stolen one) can neither
+ * enrol its own authenticator nor remove the owner's.
  */
 export class AccountService {
   constructor(
@@ -21,7 +34,13 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly box: SecretBox,
     private readonly publicUrl: string,
+    private readonly throttle: CredentialThrottle,
   ) {}
+
+  /** The account's password, checked through the throttle. */
+  private async checkPassword(user: { email: string; passwordHash: string }, password: string, ip: string) {
+    return this.throttle.attempt(user.email, ip, () => verifyPassword(password, user.passwordHash));
+  }
 
   /** Queues a reset link when the address has an account; says nothing either way (no account probing). */
   async requestReset(rawEmail: string): Promise<void> {
@@ -130,42 +149,58 @@ export class AccountService {
     return { secret, uri: otpauthUri({ secret, accountName: user.email, issuer: 'Cobro' }) };
   }
 
-  /** Confirms enrolment with a first code; returns the ten recovery codes (shown once), or null for a wrong code. */
-  async confirmTwoFactor(userId: string, code: string): Promise<string[] | null> {
-    const pending = await this.pendingTwoFactor(userId);
-    if (!pending) {
+  /**
+   * Confirms enrolment with the password and a first code; returns the ten recovery codes (shown
+   * once). Every other session of the account ends: it was opened with the password alone.
+   */
+  async confirmTwoFactor(own: OwnAccount, password: string, code: string): Promise<TwoFactorConfirmation> {
+    const user = await this.uow.read.dashboardUsers.userById(own.userId);
+    const pending = await this.pendingTwoFactor(own.userId);
+    if (!user || !pending) {
       throw new AppError('CONFLICT', ['start two-factor enrolment first']);
+    }
+    const proof = await this.checkPassword(user, password, own.ip);
+    if (proof.kind !== 'passed') {
+      return proof.kind === 'throttled' ? proof : { kind: 'wrong-password' };
     }
     const now = this.clock.now().getTime();
     const checked = verifyTotp(pending.secret, code.replace(/\s+/g, ''), now, { window: 1 });
     if (!checked.ok) {
-      return null;
+      return { kind: 'wrong-code' };
     }
     const codes = generateRecoveryCodes();
-    await this.uow.transaction((repos) =>
-      repos.dashboardUsers.updateUser(userId, {
+    await this.uow.transaction(async (repos) => {
+      await repos.dashboardUsers.updateUser(own.userId, {
         totpEnabledAt: now,
         totpLastStep: checked.step,
         recoveryCodes: codes.map(hashRecoveryCode),
-      }),
-    );
-    return codes;
+      });
+      await repos.dashboardSessions.deleteSessionsOf(own.userId, own.sessionIdHash);
+    });
+    return { kind: 'on', codes };
   }
 
-  /** Turns two-factor off; the password is asked again. */
-  async disableTwoFactor(userId: string, password: string): Promise<boolean> {
-    const user = await this.uow.read.dashboardUsers.userById(userId);
-    if (!user || !(await verifyPassword(password, user.passwordHash))) {
-      return false;
+  /**
+   * Turns two-factor off after the password. Other sessions stay: each of them passed the second
+   * factor (those from before enrolment ended with it), so turning it off gives them nothing.
+   */
+  async disableTwoFactor(own: OwnAccount, password: string): Promise<ThrottledCheck> {
+    const user = await this.uow.read.dashboardUsers.userById(own.userId);
+    if (!user) {
+      throw new AppError('NOT_FOUND', ['user not found']);
+    }
+    const checked = await this.checkPassword(user, password, own.ip);
+    if (checked.kind !== 'passed') {
+      return checked;
     }
     await this.uow.transaction((repos) =>
-      repos.dashboardUsers.updateUser(userId, {
+      repos.dashboardUsers.updateUser(own.userId, {
         totpSecret: null,
         totpEnabledAt: null,
         totpLastStep: null,
         recoveryCodes: [],
       }),
     );
-    return true;
+    return checked;
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { CredentialThrottle } from './credential-throttle.service.ts';
 import type { DashboardSession, DashboardUser, Membership } from './dashboard-user.ts';
 import { verifyAgainstDummy, verifyPassword } from './password.ts';
 import { hashRecoveryCode, matchRecoveryCode } from './recovery-codes.ts';
@@ -14,10 +15,6 @@ const SECOND_FACTOR_MS = 10 * 60_000;
 /** last_seen_at is written at most this often: a page view should not cost a write. */
 const TOUCH_EVERY_MS = 60_000;
 
-const THROTTLE_WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES_PER_ACCOUNT = 5;
-const MAX_FAILURES_PER_ADDRESS = 20;
-
 export type SignInResult =
   | { kind: 'signed-in'; token: string; needsSecondFactor: boolean }
   | { kind: 'refused' }
@@ -30,43 +27,22 @@ export type ActiveSession = {
   memberships: Membership[];
 };
 
-const accountKey = (email: string) => `account:${email}`;
-const addressKey = (ip: string) => `address:${ip}`;
-
 /**
  * Signing in and staying signed in. A session is a random token in an HttpOnly cookie; only its
  * hash is stored. Every successful step (password, then the second factor) issues a new token,
- * so a token planted before sign-in is worth nothing after it. Failures are counted per account
- * and per address in the database, shared by every process; an unknown e-mail and a wrong
- * password look and take the same.
+ * so a token planted before sign-in is worth nothing after it. Both steps go through the
+ * credential throttle; an unknown e-mail and a wrong password look and take the same.
  */
 export class DashboardAuthService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly box: SecretBox,
+    private readonly throttle: CredentialThrottle,
   ) {}
 
   private now(): number {
     return this.clock.now().getTime();
-  }
-
-  private async throttled(email: string, ip: string, now: number): Promise<number | null> {
-    const read = this.uow.read.signInThrottle;
-    const [account, address] = await Promise.all([
-      read.failures(accountKey(email), now, THROTTLE_WINDOW_MS),
-      read.failures(addressKey(ip), now, THROTTLE_WINDOW_MS),
-    ]);
-    return account >= MAX_FAILURES_PER_ACCOUNT || address >= MAX_FAILURES_PER_ADDRESS
-      ? Math.ceil(THROTTLE_WINDOW_MS / 1000)
-      : null;
-  }
-
-  private async fail(email: string, ip: string, now: number): Promise<void> {
-    await this.uow.transaction(async (repos) => {
-      await repos.signInThrottle.recordFailure(accountKey(email), now, THROTTLE_WINDOW_MS);
-      await repos.signInThrottle.recordFailure(addressKey(ip), now, THROTTLE_WINDOW_MS);
-    });
   }
 
   private async issue(
@@ -98,24 +74,25 @@ export class DashboardAuthService {
 
   async signIn(rawEmail: string, password: string, ip: string, userAgent: string): Promise<SignInResult> {
     const email = normalizeEmail(rawEmail).slice(0, 254);
-    const now = this.now();
-    const wait = await this.throttled(email, ip, now);
-    if (wait !== null) {
-      return { kind: 'throttled', retryAfterSeconds: wait };
-    }
     const user = await this.uow.read.dashboardUsers.userByEmail(email);
-    const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
-    if (!user || !ok) {
-      await this.fail(email, ip, now);
-      return { kind: 'refused' };
+    const checked = await this.throttle.attempt(email, ip, async () => {
+      if (!user) {
+        // As long as a real check: an unknown e-mail must not answer faster.
+        await verifyAgainstDummy(password);
+        return false;
+      }
+      return verifyPassword(password, user.passwordHash);
+    });
+    if (!user || checked.kind !== 'passed') {
+      return checked.kind === 'throttled' ? checked : { kind: 'refused' };
     }
     const needsSecondFactor = user.totpEnabledAt !== null;
     if (!needsSecondFactor) {
-      await this.uow.transaction((repos) => repos.signInThrottle.clearFailures(accountKey(email)));
+      await this.throttle.clear(email);
     }
     return {
       kind: 'signed-in',
-      token: await this.issue(user.id, needsSecondFactor, ip, userAgent, now, null),
+      token: await this.issue(user.id, needsSecondFactor, ip, userAgent, this.now(), null),
       needsSecondFactor,
     };
   }
@@ -131,46 +108,42 @@ export class DashboardAuthService {
     }
     const { user, session } = pending;
     const now = this.now();
-    const wait = await this.throttled(user.email, ip, now);
-    if (wait !== null) {
-      return { kind: 'throttled', retryAfterSeconds: wait };
+    const checked = await this.throttle.attempt(user.email, ip, () => this.checkSecondFactor(user, code, now));
+    if (checked.kind !== 'passed') {
+      return checked;
     }
-    const cleaned = code.replace(/\s+/g, '');
-    let accepted = false;
-    if (/^\d{6}$/.test(cleaned) && user.totpSecret) {
-      const checked = verifyTotp(this.box.open(user.totpSecret), cleaned, now, {
-        window: 1,
-        ...(user.totpLastStep !== null ? { lastUsedStep: user.totpLastStep } : {}),
-      });
-      accepted =
-        checked.ok && (await this.uow.transaction((repos) => repos.dashboardUsers.useTotpStep(user.id, checked.step)));
-    } else if (cleaned.length > 0) {
-      const index = matchRecoveryCode(cleaned, user.recoveryCodes);
-      if (index !== -1) {
-        const used = user.recoveryCodes[index];
-        accepted = await this.uow.transaction(async (repos) => {
-          // Re-read inside the transaction: two requests racing with one code must not both pass.
-          const fresh = await repos.dashboardUsers.userById(user.id);
-          if (!fresh?.recoveryCodes.includes(used ?? '')) {
-            return false;
-          }
-          await repos.dashboardUsers.updateUser(user.id, {
-            recoveryCodes: fresh.recoveryCodes.filter((h) => h !== used),
-          });
-          return true;
-        });
-      }
-    }
-    if (!accepted) {
-      await this.fail(user.email, ip, now);
-      return { kind: 'refused' };
-    }
-    await this.uow.transaction((repos) => repos.signInThrottle.clearFailures(accountKey(user.email)));
+    await this.throttle.clear(user.email);
     return {
       kind: 'signed-in',
       token: await this.issue(user.id, false, ip, userAgent, now, session.idHash),
       needsSecondFactor: false,
     };
+  }
+
+  /** A TOTP code not used before, or an unused recovery code (spent by this check). */
+  private async checkSecondFactor(user: DashboardUser, code: string, now: number): Promise<boolean> {
+    const cleaned = code.replace(/\s+/g, '');
+    if (/^\d{6}$/.test(cleaned) && user.totpSecret) {
+      const checked = verifyTotp(this.box.open(user.totpSecret), cleaned, now, {
+        window: 1,
+        ...(user.totpLastStep !== null ? { lastUsedStep: user.totpLastStep } : {}),
+      });
+      return checked.ok && this.uow.transaction((repos) => repos.dashboardUsers.useTotpStep(user.id, checked.step));
+    }
+    const index = cleaned.length > 0 ? matchRecoveryCode(cleaned, user.recoveryCodes) : -1;
+    const used = user.recoveryCodes[index];
+    if (used === undefined) {
+      return false;
+    }
+    return this.uow.transaction(async (repos) => {
+      // Re-read inside the transaction: two requests racing with one code must not both pass.
+      const fresh = await repos.dashboardUsers.userById(user.id);
+      if (!fresh?.recoveryCodes.includes(used)) {
+        return false;
+      }
+      await repos.dashboardUsers.updateUser(user.id, { recoveryCodes: fresh.recoveryCodes.filter((h) => h !== used) });
+      return true;
+    });
   }
 
   /** The session behind a cookie, if it is alive (idle ≤ 12 h, age ≤ 7 days) and at this stage. */

@@ -1,7 +1,11 @@
+import type { Mode } from '../merchants/merchant.ts';
+
 /**
  * What each dashboard role may do, decided here once and asked by every page and every POST.
  * owner: everything, the team included; admin: everything but the team; developer: keys,
- * webhooks and events, and reads the rest; viewer: reads only.
+ * webhooks and events, and reads the rest; viewer: reads only. In live mode, API keys need the
+ * power to move money too: a live key can refund and charge through the API, so a role that may
+ * not refund in the dashboard may not make (or revoke) one. A developer keeps test keys.
  */
 export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -13,7 +17,7 @@ export const ACTIONS = [
   'payments.write',
   /** Create, edit and archive plans. */
   'plans.write',
-  /** Create and revoke API keys. */
+  /** Create and revoke API keys (live ones also need payments.write). */
   'keys.write',
   /** Webhook endpoints, test events, redelivery, the preference-webhook secret. */
   'webhooks.write',
@@ -31,8 +35,12 @@ const GRANTS: Record<Role, ReadonlySet<Action>> = {
   viewer: new Set<Action>(['read']),
 };
 
-export function can(role: Role, action: Action): boolean {
-  return GRANTS[role].has(action);
+/** What an action needs besides itself in live mode: a live API key holds the API's whole power. */
+const LIVE_ALSO_NEEDS: Partial<Record<Action, Action>> = { 'keys.write': 'payments.write' };
+
+export function can(role: Role, action: Action, mode: Mode): boolean {
+  const also = mode === 'live' ? LIVE_ALSO_NEEDS[action] : undefined;
+  return GRANTS[role].has(action) && (also === undefined || GRANTS[role].has(also));
 }
 
 export function isRole(value: unknown): value is Role {

@@ -5,6 +5,7 @@ import { newId } from '../shared/ids.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { Actor } from './audit.ts';
 import { audit } from './audit.ts';
+import type { CredentialThrottle } from './credential-throttle.service.ts';
 import type { Invitation, MemberView } from './dashboard-user.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
 import type { Role } from './roles.ts';
@@ -14,6 +15,12 @@ import { isEmailShaped, isTokenShaped, newToken, normalizeEmail, tokenHash } fro
 export const INVITATION_TTL_MS = 72 * 3_600_000;
 
 export type IssuedInvitation = { email: string; role: Role; merchantId: string; inviteUrl: string };
+
+/** Accepting an invitation: the member's user id, what to fix on the form, or the throttle's wait. */
+export type Acceptance =
+  | { ok: true; userId: string }
+  | { ok: false; problems: string[] }
+  | { ok: false; throttled: true; retryAfterSeconds: number };
 
 /** Why a password was refused, as shown on the form. */
 export const PASSWORD_MESSAGES: Record<string, string> = {
@@ -55,6 +62,7 @@ export class TeamService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly throttle: CredentialThrottle,
   ) {}
 
   async invite(merchantId: string, rawEmail: string, role: string, by: Actor): Promise<IssuedInvitation> {
@@ -131,14 +139,10 @@ export class TeamService {
 
   /**
    * Accepts an invitation: a new account gets the password (checked by the policy); an existing
-   * account proves itself with its current password. Returns the user id, or the problems to show.
+   * account proves itself with its current password, through the credential throttle (whoever
+   * can invite must not get a way to guess someone's password).
    */
-  async accept(
-    token: string,
-    password: string,
-    confirmation: string,
-    ip: string | null,
-  ): Promise<{ ok: true; userId: string } | { ok: false; problems: string[] }> {
+  async accept(token: string, password: string, confirmation: string, ip: string): Promise<Acceptance> {
     const inv = await this.usable(token);
     if (!inv) {
       throw new AppError('NOT_FOUND', ['this invitation is unknown, used or expired']);
@@ -146,7 +150,13 @@ export class TeamService {
     const existing = await this.uow.read.dashboardUsers.userByEmail(inv.email);
     let passwordHash: string | null = null;
     if (existing) {
-      if (!(await verifyPassword(password, existing.passwordHash))) {
+      const checked = await this.throttle.attempt(existing.email, ip, () =>
+        verifyPassword(password, existing.passwordHash),
+      );
+      if (checked.kind === 'throttled') {
+        return { ok: false, throttled: true, retryAfterSeconds: checked.retryAfterSeconds };
+      }
+      if (checked.kind === 'refused') {
         return { ok: false, problems: ['This is not the password of your existing account.'] };
       }
     } else {

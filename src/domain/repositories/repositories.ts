@@ -2,6 +2,7 @@ import type { ApiKeyRepository } from './api-key.repository.ts';
 import type { AuditRepository } from './audit.repository.ts';
 import type { CheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import type { CounterRepository } from './counter.repository.ts';
+import type { CredentialThrottleRepository } from './credential-throttle.repository.ts';
 import type { DashboardSessionRepository } from './dashboard-session.repository.ts';
 import type { DashboardStatsRepository } from './dashboard-stats.repository.ts';
 import type { DashboardUserRepository } from './dashboard-user.repository.ts';
@@ -19,7 +20,6 @@ import type { PaymentLinkRepository } from './payment-link.repository.ts';
 import type { PaymentMethodRepository } from './payment-method.repository.ts';
 import type { PaymentOrderRepository } from './payment-order.repository.ts';
 import type { RecurrentPaymentRepository } from './recurrent-payment.repository.ts';
-import type { SignInThrottleRepository } from './sign-in-throttle.repository.ts';
 import type { TestClockRepository } from './test-clock.repository.ts';
 import type { WebhookRepository } from './webhook.repository.ts';
 
@@ -44,7 +44,7 @@ export type Repositories = {
   invitations: InvitationRepository;
   dashboardSessions: DashboardSessionRepository;
   passwordResets: PasswordResetRepository;
-  signInThrottle: SignInThrottleRepository;
+  credentialThrottle: CredentialThrottleRepository;
   audit: AuditRepository;
   dashboardStats: DashboardStatsRepository;
   merchantLogos: MerchantLogoRepository;

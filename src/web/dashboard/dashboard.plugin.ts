@@ -170,7 +170,7 @@ export const dashboardPages: FastifyPluginAsync<DashboardPagesOptions> = async (
         base,
         m: messagesOf(req),
         actor: { userId: active.user.id, label: active.user.email, ip: req.ip },
-        can: (action) => can(membership.role, action),
+        can: (action) => can(membership.role, action, mode),
       };
     };
 

@@ -58,6 +58,7 @@ for (const backend of testBackends()) {
       const secret = (await page.locator('[data-test="totp-secret"]').textContent()) ?? '';
       assert.ok(await page.locator('.qr svg').isVisible());
       await page.getByLabel('Code', { exact: true }).fill(totpCode(secret, env.clock.now().getTime()));
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
       assert.equal(await page.locator('[data-test="recovery-codes"] li').count(), 10);
 

@@ -107,3 +107,26 @@ describeBackends('dashboard role matrix', (build) => {
     assert.deepEqual(wrong, []);
   });
 });
+
+describeBackends('live API keys need the power to move money', (build) => {
+  test('a developer makes test keys but not live ones (a live key can refund through the API), and sees no live key form; an admin makes live keys', async (t) => {
+    const ctx = await build(t);
+    const developer = await signedInMember(ctx, 'developer');
+    const list = await developer.get('/dashboard/developers/keys');
+    assert.equal(list.statusCode, 200, list.body);
+    assert.doesNotMatch(list.body, /data-test="create-key"|data-test="revoke-key"/);
+    const live = await developer.post('/dashboard/developers/keys', { name: 'Production' });
+    assert.equal(live.statusCode, 403, live.body);
+    assert.doesNotMatch(live.body, /ck_live_/);
+    await developer.get('/dashboard/test/developers/keys');
+    const staging = await developer.post('/dashboard/test/developers/keys', { name: 'Staging' });
+    assert.equal(staging.statusCode, 201, staging.body);
+    assert.match(staging.body, /ck_test_/);
+
+    const admin = await signedInMember(ctx, 'admin');
+    await admin.get('/dashboard/developers/keys');
+    const made = await admin.post('/dashboard/developers/keys', { name: 'Production' });
+    assert.equal(made.statusCode, 201, made.body);
+    assert.match(made.body, /ck_live_[A-Za-z0-9]{24}/);
+  });
+});

@@ -173,11 +173,13 @@ describeBackends('dashboard sign-in', (build) => {
     const secret = /data-test="totp-secret">([A-Z2-7]+)</.exec(page.body)?.[1] ?? '';
     assert.ok(secret.length >= 32, page.body);
     const wrong = await browser.post('/dashboard/settings/security/2fa/confirm', {
+      password: PASSWORD,
       code: '000000' === totpCode(secret, ctx.clock.now().getTime()) ? '111111' : '000000',
     });
     assert.equal(wrong.statusCode, 200);
     assert.match(wrong.body, /not right/);
     const confirmed = await browser.post('/dashboard/settings/security/2fa/confirm', {
+      password: PASSWORD,
       code: totpCode(secret, ctx.clock.now().getTime()),
     });
     const codes = [...confirmed.body.matchAll(/<li>([a-z0-9-]{10,})<\/li>/g)].map((x) => x[1] ?? '');

@@ -1,5 +1,6 @@
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
+import { LOCKED_OUT, lockedOut } from '../lockout.ts';
 import type { DashRouter, PublicRequest } from '../router.ts';
 import { invitationForm, messagePage } from '../views/auth.views.ts';
 
@@ -22,7 +23,15 @@ async function showInvitation({ req, services, m, render, csrfToken }: PublicReq
   return render(m.t('Join the dashboard'), invitationForm(m, csrfToken(), req.url, inv, []));
 }
 
-async function acceptInvitation({ req, services, m, render, redirect, csrfToken }: PublicRequest<InvitationRoute>) {
+async function acceptInvitation({
+  req,
+  reply,
+  services,
+  m,
+  render,
+  redirect,
+  csrfToken,
+}: PublicRequest<InvitationRoute>) {
   const team = services.dashboard.team;
   const inv = await team.openInvitation(req.params.token);
   if (!inv) {
@@ -43,7 +52,9 @@ async function acceptInvitation({ req, services, m, render, redirect, csrfToken 
     throw error;
   }
   if (!result.ok) {
-    return render(m.t('Join the dashboard'), invitationForm(m, csrfToken(), req.url, inv, result.problems), 400);
+    const [problems, status] =
+      'throttled' in result ? [[lockedOut(reply, m, result.retryAfterSeconds)], LOCKED_OUT] : [result.problems, 400];
+    return render(m.t('Join the dashboard'), invitationForm(m, csrfToken(), req.url, inv, problems), status);
   }
   // Accepting is not signing in: the new member signs in with the password just chosen.
   return redirect('/dashboard/login');

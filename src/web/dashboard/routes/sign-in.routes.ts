@@ -1,6 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SignInResult } from '../../../domain/dashboard/dashboard-auth.service.ts';
 import { formField } from '../../kit/form-input.ts';
 import type { DashboardMessages } from '../i18n.ts';
+import { LOCKED_OUT, lockedOut } from '../lockout.ts';
 import type { DashRouter, PublicRequest } from '../router.ts';
 import { clearCookie, MERCHANT_COOKIE, PENDING_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../session.ts';
 import { secondFactorForm, signInForm } from '../views/auth.views.ts';
@@ -29,11 +31,16 @@ function safeNext(req: FastifyRequest): string {
 
 const userAgentOf = (req: FastifyRequest) => String(req.headers['user-agent'] ?? '');
 
-/** What the password step and the code step say when they refuse. */
-const refusal = (m: DashboardMessages, kind: 'throttled' | 'refused') =>
-  kind === 'throttled'
-    ? m.t('Too many failed attempts. Wait a few minutes and try again.')
-    : m.t('The e-mail or the password is not right.');
+/** What the password step and the code step say when they refuse, and with which status. */
+function refusal(
+  reply: FastifyReply,
+  m: DashboardMessages,
+  result: Exclude<SignInResult, { kind: 'signed-in' }>,
+): { problem: string; status: number } {
+  return result.kind === 'throttled'
+    ? { problem: lockedOut(reply, m, result.retryAfterSeconds), status: LOCKED_OUT }
+    : { problem: m.t('The e-mail or the password is not right.'), status: 401 };
+}
 
 async function showSignIn({ req, m, render, csrfToken }: PublicRequest<{ Querystring: { done?: string } }>) {
   const notice = req.query.done === 'reset' ? m.t('Your password is changed. Sign in with it.') : null;
@@ -44,14 +51,8 @@ async function signIn({ req, reply, services, m, https, render, redirect, csrfTo
   const email = formField(req.body, 'email').trim();
   const result = await services.dashboard.auth.signIn(email, formField(req.body, 'password'), req.ip, userAgentOf(req));
   if (result.kind !== 'signed-in') {
-    if (result.kind === 'throttled') {
-      reply.header('retry-after', String(result.retryAfterSeconds));
-    }
-    return render(
-      m.t('Sign in to your dashboard'),
-      signInForm(m, csrfToken(), email, [refusal(m, result.kind)], null),
-      result.kind === 'throttled' ? 429 : 401,
-    );
+    const { problem, status } = refusal(reply, m, result);
+    return render(m.t('Sign in to your dashboard'), signInForm(m, csrfToken(), email, [problem], null), status);
   }
   // Whatever session cookie the browser had is replaced: a planted one is worth nothing.
   clearCookie(reply, SESSION_COOKIE, https);
@@ -79,11 +80,8 @@ async function checkSecondFactor({ req, reply, services, m, https, render, redir
     if (!(await auth.lookup(pending, 'PASSWORD'))) {
       return redirect('/dashboard/login');
     }
-    return render(
-      m.t('Two-factor authentication'),
-      secondFactorForm(m, csrfToken(), [refusal(m, result.kind)]),
-      result.kind === 'throttled' ? 429 : 401,
-    );
+    const { problem, status } = refusal(reply, m, result);
+    return render(m.t('Two-factor authentication'), secondFactorForm(m, csrfToken(), [problem]), status);
   }
   clearCookie(reply, PENDING_COOKIE, https);
   setCookie(reply, SESSION_COOKIE, result.token, https);

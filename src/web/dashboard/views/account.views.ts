@@ -30,10 +30,12 @@ function twoFactorSection({ base, csrf, active, pending, codes, errors }: Securi
   const user = active.user;
   if (codes !== undefined) {
     return html`<p class="notice" role="status">${tr('Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.')}</p>
+<p data-test="others-signed-out">${tr('Every other session of your account is signed out: sign in there again, with a code.')}</p>
 <ul class="codes" data-test="recovery-codes">${codes.map((c) => html`<li>${c}</li>`)}</ul>`;
   }
   if (user.totpEnabledAt !== null) {
     return html`<p data-test="2fa-state">Two-factor authentication is on since ${time(user.totpEnabledAt)}. Recovery codes left: ${user.recoveryCodes.length}.</p>
+${problems(errors ?? [])}
 <form method="post" action="${base}/settings/security/2fa/disable">${csrfField(csrf)}
 <div class="field"><label for="disable-password">Password</label><input id="disable-password" name="password" type="password" autocomplete="current-password" required></div>
 <button type="submit" class="button--secondary">${tr('Turn off two-factor authentication')}</button></form>`;
@@ -45,6 +47,8 @@ function twoFactorSection({ base, csrf, active, pending, codes, errors }: Securi
 ${problems(errors ?? [])}
 <form method="post" action="${base}/settings/security/2fa/confirm">${csrfField(csrf)}
 <div class="field"><label for="code">${tr('Code')}</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="6"></div>
+<div class="field"><label for="enable-password">Password</label><input id="enable-password" name="password" type="password" autocomplete="current-password" required aria-describedby="enable-password-why"></div>
+<p id="enable-password-why" class="hint">${tr('Your password is asked again, so that a session alone cannot change how you sign in.')}</p>
 <button type="submit">${tr('Turn on two-factor authentication')}</button></form>`;
   }
   return html`<p data-test="2fa-state">${tr('Two-factor authentication is off.')}</p>

@@ -118,6 +118,14 @@ export const settingsWords = {
     pt: 'Esse código não está certo. Confira o relógio do seu aparelho e tente o próximo código.',
   },
   'The password is not right.': { es: 'La contraseña no es correcta.', pt: 'A senha não está certa.' },
+  'Every other session of your account is signed out: sign in there again, with a code.': {
+    es: 'Se cerraron todas las demás sesiones de tu cuenta: vuelve a iniciar sesión allí, con un código.',
+    pt: 'Todas as outras sessões da sua conta foram encerradas: entre de novo nelas, com um código.',
+  },
+  'Your password is asked again, so that a session alone cannot change how you sign in.': {
+    es: 'Pedimos de nuevo tu contraseña para que una sesión sola no pueda cambiar cómo inicias sesión.',
+    pt: 'Pedimos sua senha de novo para que uma sessão sozinha não possa mudar como você entra.',
+  },
   'Choose an image file for the logo.': {
     es: 'Elige un archivo de imagen para el logo.',
     pt: 'Escolha um arquivo de imagem para o logo.',

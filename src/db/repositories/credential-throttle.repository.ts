@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { SignInThrottleRepository } from '../../domain/repositories/sign-in-throttle.repository.ts';
+import type { CredentialThrottleRepository } from '../../domain/repositories/credential-throttle.repository.ts';
 import type { Database } from '../schema.ts';
 
-export class KyselySignInThrottleRepository implements SignInThrottleRepository {
+export class KyselyCredentialThrottleRepository implements CredentialThrottleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async failures(key: string, now: number, windowMs: number): Promise<number> {
