@@ -27,6 +27,11 @@ export type ServerOptions = {
   bodyLimitBytes: number;
   rateLimitPerSecond: number;
   authFailuresPerMinute: number;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (config TRUST_PROXY): `req.ip`, which
+   * every per-address limit counts by, is then the client's address; false: the socket's.
+   */
+  trustProxy: false | string[];
   publicUrl: string;
   /** Whether mails go out over SMTP (the test-mode mailbox page says so). */
   smtpConfigured?: boolean;
@@ -71,6 +76,7 @@ export async function buildServer(deps: Services, options: ServerOptions): Promi
     // One cheap line per request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
+    trustProxy: options.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
