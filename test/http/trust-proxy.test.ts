@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
 import { test } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { PLAN_LINK_RATE_LIMIT } from '../../src/web/links/links.plugin.ts';
@@ -17,14 +18,21 @@ import { describeBackends } from '../support/test-app.ts';
 /** Where a request comes from: the socket's address, and the X-Forwarded-For it carries. */
 type Client = { remoteAddress: string; forwardedFor: string };
 
-/** The proxy (inject's default socket address) and two clients behind it. */
-const PROXY = '127.0.0.1';
-const ALICE: Client = { remoteAddress: PROXY, forwardedFor: '203.0.113.10' };
-const BOB: Client = { remoteAddress: PROXY, forwardedFor: '198.51.100.20' };
-/** A client that connects directly, naming another client's address. */
-const DIRECT = (forwardedFor: string): Client => ({ remoteAddress: '192.0.2.99', forwardedFor });
+/**
+ * A proxy in 10.0.0.0/8, two clients behind it, and a client that connects directly naming
+ * another's address. Fresh addresses for each test: on PostgreSQL the tests of a file share one
+ * database, where sign-in failures are counted by address.
+ */
+function network() {
+  const octet = () => randomInt(1, 255);
+  const proxy = `10.${octet()}.${octet()}.${octet()}`;
+  const alice: Client = { remoteAddress: proxy, forwardedFor: `100.64.${octet()}.${octet()}` };
+  const bob: Client = { remoteAddress: proxy, forwardedFor: `100.65.${octet()}.${octet()}` };
+  const direct = (forwardedFor: string): Client => ({ remoteAddress: `100.66.${octet()}.${octet()}`, forwardedFor });
+  return { proxy, alice, bob, direct };
+}
 
-/** The proxy by address and by name, in the list form operators write. */
+/** The proxy by range and by name, in the list form operators write. */
 const TRUSTING_THE_PROXY = { TRUST_PROXY: 'loopback, 10.0.0.0/8' };
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -103,40 +111,45 @@ describeBackends('TRUST_PROXY', (build) => {
   for (const [name, limit] of Object.entries(LIMITS)) {
     test(`without TRUST_PROXY, X-Forwarded-For is ignored: two clients behind one proxy share its ${name} limit`, async (t) => {
       const ctx = await build(t, { env: limit.env });
-      await limit.exhaust(ctx, ALICE);
-      const bob = await limit.probe(ctx, BOB);
+      const { alice, bob: other } = network();
+      await limit.exhaust(ctx, alice);
+      const bob = await limit.probe(ctx, other);
       assert.equal(bob.statusCode, 429, bob.body.slice(0, 300));
     });
 
     test(`with TRUST_PROXY naming the proxy, each client behind it has its own ${name} limit`, async (t) => {
       const ctx = await build(t, { env: { ...limit.env, ...TRUSTING_THE_PROXY } });
-      await limit.exhaust(ctx, ALICE);
-      const alice = await limit.probe(ctx, ALICE);
+      const clients = network();
+      await limit.exhaust(ctx, clients.alice);
+      const alice = await limit.probe(ctx, clients.alice);
       assert.equal(alice.statusCode, 429, alice.body.slice(0, 300));
-      const bob = await limit.probe(ctx, BOB);
+      const bob = await limit.probe(ctx, clients.bob);
       assert.notEqual(bob.statusCode, 429, bob.body.slice(0, 300));
     });
 
     test(`with TRUST_PROXY, a client reaching the server directly cannot leave its ${name} limit by sending X-Forwarded-For`, async (t) => {
       const ctx = await build(t, { env: { ...limit.env, ...TRUSTING_THE_PROXY } });
-      await limit.exhaust(ctx, DIRECT(ALICE.forwardedFor));
-      const spoofed = await limit.probe(ctx, DIRECT(BOB.forwardedFor));
+      const { alice, bob: other, direct } = network();
+      const mallory = direct(alice.forwardedFor);
+      await limit.exhaust(ctx, mallory);
+      const spoofed = await limit.probe(ctx, { ...mallory, forwardedFor: other.forwardedFor });
       assert.equal(spoofed.statusCode, 429, spoofed.body.slice(0, 300));
-      const bob = await limit.probe(ctx, BOB);
+      const bob = await limit.probe(ctx, other);
       assert.notEqual(bob.statusCode, 429, 'the client it named is not blocked');
     });
   }
 
   test('with TRUST_PROXY, the session list shows the address of the client who signed in, not the proxy', async (t) => {
     const ctx = await build(t, { env: TRUSTING_THE_PROXY });
+    const { proxy, alice, bob } = network();
     const email = uniqueEmail('owner');
-    await acceptInvitation(ctx, email, 'owner');
-    const browser = new DashboardClient(from(ctx.app, ALICE));
+    await acceptInvitation({ ...ctx, app: from(ctx.app, bob) }, email, 'owner');
+    const browser = new DashboardClient(from(ctx.app, alice));
     await browser.get('/dashboard/login');
     assert.equal((await browser.post('/dashboard/login', { email, password: TEST_PASSWORD })).statusCode, 303);
     const security = await browser.get('/dashboard/settings/security');
     assert.equal(security.statusCode, 200, security.body.slice(0, 300));
-    assert.ok(security.body.includes(ALICE.forwardedFor), 'the session list shows the client address');
-    assert.ok(!security.body.includes(`<td>${PROXY}</td>`), 'and not the proxy');
+    assert.ok(security.body.includes(`<td>${alice.forwardedFor}</td>`), 'the session list shows the client address');
+    assert.ok(!security.body.includes(proxy), 'and not the proxy');
   });
 });
