@@ -237,6 +237,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimitPerSecond: config.rateLimitPerSecond,
     authFailuresPerMinute: config.authFailuresPerMinute,
+    trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     smtpConfigured: config.smtpUrl !== null,
     ping: () => database.ping(),

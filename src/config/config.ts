@@ -13,6 +13,12 @@ export type Config = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerSecond: number;
   authFailuresPerMinute: number;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (addresses, CIDR ranges, or
+   * `loopback`, `linklocal`, `uniquelocal`), so that every per-address limit sees the client's
+   * address; false: the socket's address is the client's.
+   */
+  trustProxy: false | string[];
   bodyLimitBytes: number;
   idempotencyRetentionHours: number;
   /**
@@ -170,6 +176,50 @@ function list(env: Env, name: string): string[] {
         .filter((s) => s.length > 0);
 }
 
+/** proxy-addr's names for the loopback, link-local and private ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+
+/**
+ * TRUST_PROXY: the proxies' addresses. Neither `true` nor a hop count is taken: both would
+ * believe an `X-Forwarded-For` sent by a client that reaches Cobro without the proxy, and let it
+ * choose the address every limit counts (Fastify 5 ignores a hop count for the same reason).
+ */
+function trustedProxies(env: Env): false | string[] {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || /^(false|off|none)$/i.test(raw)) {
+    return false;
+  }
+  const refusal = (why: string) =>
+    new ConfigError(
+      `TRUST_PROXY must list the reverse proxies' addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8,::1), or loopback, linklocal, uniquelocal; ${why}`,
+    );
+  if (/^(true|on|all|\*)$/i.test(raw) || /^\d+$/.test(raw)) {
+    throw refusal(
+      `"${raw}" would believe the X-Forwarded-For of any client that reaches Cobro directly (see docs/operations.md)`,
+    );
+  }
+  return list(env, 'TRUST_PROXY').map((entry) => {
+    const name = PROXY_RANGES.find((r) => r === entry.toLowerCase());
+    if (name) {
+      return name;
+    }
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    if (
+      family === 0 ||
+      rest.length > 0 ||
+      (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits))
+    ) {
+      throw refusal(`got "${entry}"`);
+    }
+    if (prefix !== undefined && Number(prefix) === 0) {
+      throw refusal(`"${entry}" is every address: it would believe any client (see docs/operations.md)`);
+    }
+    return entry;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
@@ -225,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
+    trustProxy: trustedProxies(env),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     idempotencyRetentionHours: integer(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 24, 24 * 30),
     cardRecoveryAfterMs: integer(env, 'CARD_RECOVERY_AFTER_SECONDS', 60, 5, 3600) * 1000,

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { newId } from '../domain/shared/ids.ts';
@@ -20,6 +20,13 @@ declare module 'fastify' {
     /** Stops taking connections and answers every request already sent (drain.ts); then `close()`. */
     drain(options: DrainOptions): Promise<void>;
   }
+  interface FastifyContextConfig {
+    /**
+     * Path parameters that are bearer secrets (an invitation's or a password reset's token): the
+     * request log writes `[redacted]` in their place, so a log line never opens the link.
+     */
+    secretParams?: readonly string[];
+  }
 }
 
 export type ServerOptions = {
@@ -27,6 +34,11 @@ export type ServerOptions = {
   bodyLimitBytes: number;
   rateLimitPerSecond: number;
   authFailuresPerMinute: number;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (config TRUST_PROXY): `req.ip`, which
+   * every per-address limit counts by, is then the client's address; false: the socket's.
+   */
+  trustProxy: false | string[];
   publicUrl: string;
   /** Whether mails go out over SMTP (the test-mode mailbox page says so). */
   smtpConfigured?: boolean;
@@ -60,6 +72,27 @@ export function requestIdPrefix(random: string): string {
   return `${random.slice(0, 9)}r`;
 }
 
+const PATH_PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * The path a log line writes for `req`: never the query string (credentials someone put there),
+ * and a route's secret path parameters (`secretParams` in its config) as `[redacted]`, the
+ * other parameters as they came.
+ */
+export function loggedPath(req: FastifyRequest): string {
+  const url = req.url;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const secret = req.routeOptions.config?.secretParams;
+  if (secret === undefined) {
+    return path;
+  }
+  const params = req.params as Record<string, string | undefined>;
+  return (req.routeOptions.url ?? '').replace(PATH_PARAM, (_match, name: string) =>
+    secret.includes(name) ? '[redacted]' : encodeURIComponent(params[name] ?? ''),
+  );
+}
+
 /**
  * Builds the HTTP server: request ids, logging, metrics, draining, body parsing and error
  * answers for everything it serves, then the JSON API (http/) and the pages (web/) side by side.
@@ -71,6 +104,7 @@ export async function buildServer(deps: Services, options: ServerOptions): Promi
     // One cheap line per request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
+    trustProxy: options.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -118,14 +152,11 @@ export async function buildServer(deps: Services, options: ServerOptions): Promi
   // One callback-style hook for both the log line and the metrics: an async hook per concern
   // cost a promise each on every request.
   app.addHook('onResponse', (req, reply, done) => {
-    // The path only: credentials someone put in a query string must never reach the logs.
     // reqId comes from the request's child logger; whole microseconds keep the line short.
-    const url = req.url;
-    const query = url.indexOf('?');
     req.log.info(
       {
         method: req.method,
-        path: query === -1 ? url : url.slice(0, query),
+        path: loggedPath(req),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 1000) / 1000,
       },

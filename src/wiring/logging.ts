@@ -1,9 +1,14 @@
-import type { Logger } from 'pino';
+import type { Logger, LoggerOptions } from 'pino';
 import pino from 'pino';
 import type { Config } from '../config/config.ts';
 
 const REDACTED = '[Redacted]';
-const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret'] as const;
+/**
+ * `rawPacket`: the bytes of a request Node could not parse, which it hands to the client-error
+ * log (Fastify's, at trace level); they hold the request's path, a link's token in it, and its
+ * cookies.
+ */
+const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret', 'rawPacket'] as const;
 const SECRET_HEADERS = ['x-api-secret', 'authorization'] as const;
 
 /** A shallow copy of `value` with `members` censored; an Error stays an Error, with its message and stack. */
@@ -22,7 +27,7 @@ function censored(value: object, members: readonly string[]): Record<string, unk
 }
 
 /**
- * Censors the members `*.apiSecret`, `*.api_secret`, `*.secret` and the headers
+ * Censors the members `*.apiSecret`, `*.api_secret`, `*.secret`, `*.rawPacket` and the headers
  * `req.headers["x-api-secret"]` and `req.headers.authorization` of a log line. It looks one level
  * into each member and copies only a line that holds such a member, where pino's own `redact`
  * would clone every line and every per-request child logger (docs/performance.md, "Logging").
@@ -57,6 +62,15 @@ export function scrubSecrets(line: Record<string, unknown>): Record<string, unkn
   return out;
 }
 
+/** The production logger's options, wherever its lines go (tests that scan the logs use them too). */
+export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
+  return {
+    level: config.logLevel,
+    // Belt and braces: nothing that looks like a credential is ever written.
+    formatters: { log: scrubSecrets },
+  };
+}
+
 /** How long a log line may wait in the buffer when traffic is too low to fill it. */
 const LOG_FLUSH_INTERVAL_MS = 1_000;
 
@@ -66,14 +80,7 @@ const LOG_FLUSH_INTERVAL_MS = 1_000;
  * every second, so that a quiet server's lines still show up promptly.
  */
 export function defaultLogger(config: Pick<Config, 'logLevel'>): Logger {
-  const logger = pino(
-    {
-      level: config.logLevel,
-      // Belt and braces: nothing that looks like a credential is ever written.
-      formatters: { log: scrubSecrets },
-    },
-    pino.destination({ sync: false, minLength: 8192 }),
-  );
+  const logger = pino(loggerOptions(config), pino.destination({ sync: false, minLength: 8192 }));
   setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return logger;
 }

@@ -11,6 +11,7 @@ import type { Mode } from '../../src/domain/merchants/merchant.ts';
 import { ManualClock } from '../../src/domain/shared/clock.ts';
 import type { Cobro, CobroOverrides } from '../../src/main.ts';
 import { createCobro } from '../../src/main.ts';
+import { loggerOptions } from '../../src/wiring/logging.ts';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -60,6 +61,8 @@ export type BuildOptions = {
   /** Receives every log line (JSON), e.g. to prove secrets never reach the logs. */
   logStream?: DestinationStream;
   logLevel?: string;
+  /** Log through the production logger's options (LOG_LEVEL, the scrubbing of secrets) into `logStream`. */
+  productionLogger?: boolean;
   /**
    * Open this database instead of a fresh one (`config.databaseUrl` of another test app), e.g. to
    * restart the service on the same data. The caller's app owns the database; this one only closes its connections.
@@ -102,7 +105,9 @@ export async function buildServer(
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());
-  const logger = pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
+  const logger = options.productionLogger
+    ? pino(loggerOptions(config), options.logStream)
+    : pino({ level: options.logLevel ?? (options.logStream ? 'debug' : 'silent') }, options.logStream);
   const cobro = await createCobro(config, { clock, logger, jobs: false, webhookNetwork: options.webhookNetwork });
   await cobro.app.ready();
   // A test may close the app itself (a restart); the cleanup below must not close it twice.

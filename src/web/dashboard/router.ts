@@ -65,6 +65,22 @@ export type PublicHandler<G extends RouteGenericInterface = RouteGenericInterfac
   r: PublicRequest<G>,
 ) => Promise<FastifyReply>;
 
+/** What a public route may declare about itself. */
+export type PublicRouteOptions = {
+  /** Path parameters that are bearer secrets (an invitation's token): never written to the log. */
+  secretParams?: readonly string[];
+};
+
+/** Declares a route for anyone, at an absolute path under /dashboard. */
+type PublicRoute = <G extends RouteGenericInterface = RouteGenericInterface>(
+  path: string,
+  handler: PublicHandler<G>,
+  options?: PublicRouteOptions,
+) => void;
+
+/** A public route whose `:token` is a bearer secret (invitation and password-reset links). */
+export const BEARER_TOKEN: PublicRouteOptions = { secretParams: ['token'] };
+
 /**
  * How every dashboard route is declared, so that session, role, CSRF and audit are checked the
  * same way everywhere. Paths of `page` and `action` are relative to a mode's base: each is
@@ -87,9 +103,9 @@ export type DashRouter = {
     handler: DashHandler<G>,
   ): void;
   /** A GET page for anyone (an absolute path under /dashboard). */
-  publicPage<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
+  publicPage: PublicRoute;
   /** A POST for anyone: same origin and CSRF token checked (an absolute path under /dashboard). */
-  publicAction<G extends RouteGenericInterface = RouteGenericInterface>(path: string, handler: PublicHandler<G>): void;
+  publicAction: PublicRoute;
   /**
    * Routes in an encapsulated scope of their own, which `setup` prepares first (a body parser
    * or a hook only these routes have), declared through the same router.
@@ -310,11 +326,15 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
         });
       }
     },
-    publicPage<G extends RouteGenericInterface>(path: string, handler: PublicHandler<G>) {
-      scope.get(path, (req, reply) => handler(anyone(req as FastifyRequest<G>, reply)));
+    publicPage<G extends RouteGenericInterface>(path: string, handler: PublicHandler<G>, options?: PublicRouteOptions) {
+      scope.get(path, { config: { ...options } }, (req, reply) => handler(anyone(req as FastifyRequest<G>, reply)));
     },
-    publicAction<G extends RouteGenericInterface>(path: string, handler: PublicHandler<G>) {
-      scope.post(path, async (req, reply) => {
+    publicAction<G extends RouteGenericInterface>(
+      path: string,
+      handler: PublicHandler<G>,
+      options?: PublicRouteOptions,
+    ) {
+      scope.post(path, { config: { ...options } }, async (req, reply) => {
         if (!means.csrfValid(req)) {
           // Counted only: no session to name, and these paths can carry bearer tokens.
           means.countRefusal('csrf');

@@ -30,6 +30,7 @@ test('an empty environment gives the documented defaults', () => {
     logLevel: 'info',
     rateLimitPerSecond: 100,
     authFailuresPerMinute: 100,
+    trustProxy: false,
     bodyLimitBytes: 65_536,
     cardRecoveryAfterMs: 60_000,
     idempotencyRetentionHours: 24,
@@ -134,6 +135,35 @@ test('a PUBLIC_URL that cannot prefix checkout URLs (query, fragment, credential
     'http:pay.example.com',
   ]) {
     refuses({ PUBLIC_URL: url }, 'PUBLIC_URL');
+  }
+});
+
+test('TRUST_PROXY takes the proxies: addresses, CIDR ranges or the named private ranges, and is off unless set', () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: ' 127.0.0.1 , 10.0.0.0/8,::1, fd00::/8,Loopback' }).trustProxy, [
+    '127.0.0.1',
+    '10.0.0.0/8',
+    '::1',
+    'fd00::/8',
+    'loopback',
+  ]);
+});
+
+test('a TRUST_PROXY that any client could satisfy (true, a hop count, every address) or no address is refused', () => {
+  for (const bad of [
+    'true',
+    '1',
+    '2',
+    '*',
+    '0.0.0.0/0',
+    '::/0',
+    'proxy.internal',
+    '10.0.0.0/33',
+    '10.0.0.1/8/8',
+    '10/8',
+  ]) {
+    refuses({ TRUST_PROXY: bad }, 'TRUST_PROXY');
   }
 });
 

@@ -2,6 +2,7 @@ import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import { LOCKED_OUT, lockedOut } from '../lockout.ts';
 import type { DashRouter, PublicRequest } from '../router.ts';
+import { BEARER_TOKEN } from '../router.ts';
 import { invitationForm, messagePage } from '../views/auth.views.ts';
 
 /**
@@ -9,8 +10,9 @@ import { invitationForm, messagePage } from '../views/auth.views.ts';
  * they already have) and joins the merchant's team. Accepting is not signing in.
  */
 export function invitationsRoutes(r: DashRouter): void {
-  r.publicPage('/dashboard/invitations/:token', showInvitation);
-  r.publicAction('/dashboard/invitations/:token', acceptInvitation);
+  // The token opens the invitation: it never reaches a log line.
+  r.publicPage('/dashboard/invitations/:token', showInvitation, BEARER_TOKEN);
+  r.publicAction('/dashboard/invitations/:token', acceptInvitation, BEARER_TOKEN);
 }
 
 type InvitationRoute = { Params: { token: string } };

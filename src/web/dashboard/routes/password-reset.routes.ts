@@ -1,6 +1,7 @@
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import type { DashRouter, PublicRequest } from '../router.ts';
+import { BEARER_TOKEN } from '../router.ts';
 import { forgotForm, messagePage, resetForm } from '../views/auth.views.ts';
 
 /**
@@ -10,8 +11,9 @@ import { forgotForm, messagePage, resetForm } from '../views/auth.views.ts';
 export function passwordResetRoutes(r: DashRouter): void {
   r.publicPage('/dashboard/forgot', showForgot);
   r.publicAction('/dashboard/forgot', requestReset);
-  r.publicPage('/dashboard/reset/:token', showReset);
-  r.publicAction('/dashboard/reset/:token', resetPassword);
+  // The token sets the account's password: it never reaches a log line.
+  r.publicPage('/dashboard/reset/:token', showReset, BEARER_TOKEN);
+  r.publicAction('/dashboard/reset/:token', resetPassword, BEARER_TOKEN);
 }
 
 type ResetRoute = { Params: { token: string } };
