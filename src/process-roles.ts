@@ -69,7 +69,7 @@ export async function runProcess(role: ProcessRole): Promise<void> {
       // flight and webhook deliveries still leased belong to a process that died, and waiting
       // out their locks (30 s, a minute) would only delay the retries and the deliveries.
       const keys = await cobro.services.idempotency.lapseOrphanedLocks();
-      const deliveries = await cobro.database.uow.transaction((repos) => repos.webhooks.releaseAllLeases());
+      const deliveries = await cobro.database.uow.transaction((repos) => repos.webhookDeliveries.releaseAllLeases());
       if (keys + deliveries > 0) {
         cobro.logger.info({ keys, deliveries }, 'locks of a previous run released');
       }

@@ -84,11 +84,11 @@ export class WebhookDeliveryJob {
     const now = this.clock.now().getTime();
     // Ticks run ten times a second: when nothing is due, a read on committed data is enough
     // (on SQLite a write transaction would cost an fsync every tick).
-    if (!(await this.uow.read.webhooks.hasDue(now))) {
+    if (!(await this.uow.read.webhookDeliveries.hasDue(now))) {
       return 0;
     }
     const claimed = await this.uow.transaction((repos) =>
-      repos.webhooks.claimDue(now, Math.min(room, CLAIM_BATCH), this.leaseMs()),
+      repos.webhookDeliveries.claimDue(now, Math.min(room, CLAIM_BATCH), this.leaseMs()),
     );
     // One read for the batch's events (a claim holds up to 100) instead of one per attempt. If
     // it fails, each attempt reads its own: the claimed deliveries are started either way.
@@ -136,7 +136,7 @@ export class WebhookDeliveryJob {
       d.leaseToken === undefined ? [] : [{ id: d.id, leaseToken: d.leaseToken }],
     );
     if (leases.length > 0) {
-      await this.uow.transaction((repos) => repos.webhooks.releaseLeases(leases));
+      await this.uow.transaction((repos) => repos.webhookDeliveries.releaseLeases(leases));
     }
     await this.idle();
   }
@@ -191,7 +191,7 @@ export class WebhookDeliveryJob {
       return true;
     }
     const token = d.leaseToken;
-    return this.uow.transaction((repos) => repos.webhooks.renewLease(d.id, token, now + leaseMs));
+    return this.uow.transaction((repos) => repos.webhookDeliveries.renewLease(d.id, token, now + leaseMs));
   }
 
   /** Sends one delivery and records the outcome; `sent` is called once the receiver has answered in full. */
@@ -239,7 +239,7 @@ export class WebhookDeliveryJob {
           ? 'redirect not followed'
           : null);
     await this.records.write(async (repos) => {
-      await repos.webhooks.recordAttempt({
+      await repos.webhookDeliveries.recordAttempt({
         id: newId(),
         deliveryId: d.id,
         eventId: d.eventId,
@@ -251,7 +251,7 @@ export class WebhookDeliveryJob {
         error,
         responseExcerpt: result.excerpt,
       });
-      await repos.webhooks.finishAttempt(
+      await repos.webhookDeliveries.finishAttempt(
         d.id,
         {
           status,
@@ -263,8 +263,8 @@ export class WebhookDeliveryJob {
         now,
       );
       if (gone && d.endpointId) {
-        await repos.webhooks.disableEndpoint(d.endpointId, 'the receiver answered 410 Gone', now);
-        await repos.webhooks.cancelPendingForEndpoint(d.endpointId, now);
+        await repos.webhookEndpoints.disable(d.endpointId, 'the receiver answered 410 Gone', now);
+        await repos.webhookDeliveries.cancelPendingForEndpoint(d.endpointId, now);
       }
     });
   }

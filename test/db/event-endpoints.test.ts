@@ -49,13 +49,13 @@ describeBackends('Recording an event', (build) => {
 
     const deleted = endpoint(merchant.id, 'test');
     await cobro.database.uow.transaction(async (repos) => {
-      await repos.webhooks.insertEndpoint(endpoint(merchant.id, 'test'));
-      await repos.webhooks.insertEndpoint(endpoint(merchant.id, 'test'));
-      await repos.webhooks.insertEndpoint(endpoint(merchant.id, 'test', false));
-      await repos.webhooks.insertEndpoint(deleted);
-      await repos.webhooks.insertEndpoint(endpoint(merchant.id, 'live'));
-      await repos.webhooks.insertEndpoint(endpoint(other.merchantId, 'test'));
-      await repos.webhooks.deleteEndpoint(merchant.id, 'test', deleted.id, 2_000);
+      await repos.webhookEndpoints.insert(endpoint(merchant.id, 'test'));
+      await repos.webhookEndpoints.insert(endpoint(merchant.id, 'test'));
+      await repos.webhookEndpoints.insert(endpoint(merchant.id, 'test', false));
+      await repos.webhookEndpoints.insert(deleted);
+      await repos.webhookEndpoints.insert(endpoint(merchant.id, 'live'));
+      await repos.webhookEndpoints.insert(endpoint(other.merchantId, 'test'));
+      await repos.webhookEndpoints.delete(merchant.id, 'test', deleted.id, 2_000);
     });
 
     assert.equal(await insert(event(merchant.id, 'test')), 2);

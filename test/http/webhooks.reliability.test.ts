@@ -673,7 +673,7 @@ describeBackends('webhook reliability', (build, backend) => {
     await payByCard(first.app, first.merchant);
     // The worker claims the delivery (a 60 s lease) and dies before sending it.
     const claimed = await first.cobro.database.uow.transaction((repos) =>
-      repos.webhooks.claimDue(firstClock.now().getTime(), 100, 60_000),
+      repos.webhookDeliveries.claimDue(firstClock.now().getTime(), 100, 60_000),
     );
     assert.equal(claimed.filter((d) => d.merchantId === first.merchant.id).length, 1);
     await first.cobro.close();

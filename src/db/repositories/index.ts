@@ -10,6 +10,7 @@ import { KyselyDashboardStatsRepository } from './dashboard-stats.repository.ts'
 import { KyselyDashboardUserRepository } from './dashboard-user.repository.ts';
 import { KyselyEmailRepository } from './email.repository.ts';
 import { KyselyEventRepository } from './event.repository.ts';
+import { KyselyEventQueryRepository } from './event-query.repository.ts';
 import { KyselyIdempotencyRepository } from './idempotency.repository.ts';
 import { KyselyInvitationRepository } from './invitation.repository.ts';
 import { KyselyMembershipRepository } from './membership.repository.ts';
@@ -21,7 +22,9 @@ import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
 import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
-import { KyselyEventQueryRepository, KyselyWebhookRepository } from './webhook.repository.ts';
+import { KyselyWebhookDeliveryRepository } from './webhook-delivery.repository.ts';
+import { KyselyWebhookEndpointRepository } from './webhook-endpoint.repository.ts';
+import { KyselyWebhookSecretRepository } from './webhook-secret.repository.ts';
 
 export function makeRepositories(db: Kysely<Database>): Repositories {
   return {
@@ -35,7 +38,9 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     events: new KyselyEventRepository(db),
     counters: new KyselyCounterRepository(db),
     testClocks: new KyselyTestClockRepository(db),
-    webhooks: new KyselyWebhookRepository(db),
+    webhookEndpoints: new KyselyWebhookEndpointRepository(db),
+    webhookSecrets: new KyselyWebhookSecretRepository(db),
+    webhookDeliveries: new KyselyWebhookDeliveryRepository(db),
     eventQueries: new KyselyEventQueryRepository(db),
     recurrentPayments: new KyselyRecurrentPaymentRepository(db),
     emails: new KyselyEmailRepository(db),

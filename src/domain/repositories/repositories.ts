@@ -21,7 +21,9 @@ import type { PaymentMethodRepository } from './payment-method.repository.ts';
 import type { PaymentOrderRepository } from './payment-order.repository.ts';
 import type { RecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import type { TestClockRepository } from './test-clock.repository.ts';
-import type { WebhookRepository } from './webhook.repository.ts';
+import type { WebhookDeliveryRepository } from './webhook-delivery.repository.ts';
+import type { WebhookEndpointRepository } from './webhook-endpoint.repository.ts';
+import type { WebhookSecretRepository } from './webhook-secret.repository.ts';
 
 /** Every repository, bound to one transaction or to committed reads (see UnitOfWork). */
 export type Repositories = {
@@ -35,7 +37,9 @@ export type Repositories = {
   events: EventRepository;
   counters: CounterRepository;
   testClocks: TestClockRepository;
-  webhooks: WebhookRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookSecrets: WebhookSecretRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
   eventQueries: EventQueryRepository;
   recurrentPayments: RecurrentPaymentRepository;
   emails: EmailRepository;

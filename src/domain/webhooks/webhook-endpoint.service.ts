@@ -63,7 +63,7 @@ export class WebhookEndpointService {
       updatedAt: now,
     };
     const secret = await this.uow.transaction(async (repos) => {
-      await repos.webhooks.insertEndpoint(endpoint);
+      await repos.webhookEndpoints.insert(endpoint);
       const first = await this.secrets.createFirst(repos, endpoint.id, now);
       await also?.(repos, { endpoint, secret: first });
       return first;
@@ -73,12 +73,12 @@ export class WebhookEndpointService {
 
   async getEndpoint(caller: Caller, id: string): Promise<WebhookEndpoint> {
     return getOwned(id, 'webhook endpoint', (id) =>
-      this.uow.read.webhooks.getEndpoint(caller.merchantId, caller.mode, id),
+      this.uow.read.webhookEndpoints.get(caller.merchantId, caller.mode, id),
     );
   }
 
   listEndpoints(caller: Caller, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return this.uow.read.webhooks.listEndpoints(caller.merchantId, caller.mode, page);
+    return this.uow.read.webhookEndpoints.list(caller.merchantId, caller.mode, page);
   }
 
   async updateEndpoint(
@@ -100,7 +100,7 @@ export class WebhookEndpointService {
         : {}),
       updatedAt: this.clock.now().getTime(),
     };
-    await this.uow.transaction((repos) => repos.webhooks.updateEndpoint(next));
+    await this.uow.transaction((repos) => repos.webhookEndpoints.update(next));
     return next;
   }
 
@@ -108,8 +108,8 @@ export class WebhookEndpointService {
     const endpoint = await this.getEndpoint(caller, id);
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      await repos.webhooks.deleteEndpoint(caller.merchantId, caller.mode, id, now);
-      await repos.webhooks.cancelPendingForEndpoint(id, now);
+      await repos.webhookEndpoints.delete(caller.merchantId, caller.mode, id, now);
+      await repos.webhookDeliveries.cancelPendingForEndpoint(id, now);
     });
     return endpoint;
   }
@@ -158,7 +158,7 @@ export class WebhookEndpointService {
     );
     await this.uow.transaction(async (repos) => {
       await repos.events.insert(event);
-      await repos.webhooks.insertDelivery(delivery);
+      await repos.webhookDeliveries.insert(delivery);
     });
     return { event, delivery };
   }
@@ -170,11 +170,11 @@ export class WebhookEndpointService {
     limit: number,
   ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
     const endpoint = await this.getEndpoint(caller, endpointId);
-    const deliveries = await this.uow.read.webhooks.recentDeliveriesForEndpoint(endpoint.id, limit);
+    const deliveries = await this.uow.read.webhookDeliveries.recentForEndpoint(endpoint.id, limit);
     const ids = new Set(deliveries.map((d) => d.id));
     const attempts = (
       await Promise.all(
-        [...new Set(deliveries.map((d) => d.eventId))].map((e) => this.uow.read.webhooks.attemptsForEvent(e)),
+        [...new Set(deliveries.map((d) => d.eventId))].map((e) => this.uow.read.webhookDeliveries.attemptsForEvent(e)),
       )
     )
       .flat()

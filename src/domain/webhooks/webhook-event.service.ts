@@ -31,8 +31,8 @@ export class WebhookEventService {
   ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
     const event = await this.getEvent(caller, eventId);
     return {
-      deliveries: await this.uow.read.webhooks.deliveriesForEvent(event.id),
-      attempts: await this.uow.read.webhooks.attemptsForEvent(event.id),
+      deliveries: await this.uow.read.webhookDeliveries.listForEvent(event.id),
+      attempts: await this.uow.read.webhookDeliveries.attemptsForEvent(event.id),
     };
   }
 
@@ -44,16 +44,16 @@ export class WebhookEventService {
     const event = await this.getEvent(caller, eventId);
     const now = this.clock.now().getTime();
     await this.uow.transaction(async (repos) => {
-      for (const d of await repos.webhooks.deliveriesForEvent(event.id)) {
+      for (const d of await repos.webhookDeliveries.listForEvent(event.id)) {
         if (d.endpointId !== null) {
-          const endpoint = await repos.webhooks.getEndpoint(caller.merchantId, caller.mode, d.endpointId);
+          const endpoint = await repos.webhookEndpoints.get(caller.merchantId, caller.mode, d.endpointId);
           if (!endpoint?.enabled) {
             continue;
           }
         }
-        await repos.webhooks.requeue(d.id, now);
+        await repos.webhookDeliveries.requeue(d.id, now);
       }
     });
-    return this.uow.read.webhooks.deliveriesForEvent(event.id);
+    return this.uow.read.webhookDeliveries.listForEvent(event.id);
   }
 }

@@ -41,11 +41,11 @@ export class WebhookSecretService {
   private readonly secretCache = new Map<string, { secrets: string[]; until: number }>();
 
   private async loadSigningSecrets(owner: string): Promise<string[]> {
-    let sealed = await this.uow.read.webhooks.getSecrets(owner);
+    let sealed = await this.uow.read.webhookSecrets.get(owner);
     if (!sealed && owner.startsWith('merchant:')) {
       // The merchant never read its signing secret yet: make it now, so nothing goes unsigned.
       await this.uow.transaction((repos) => this.ensureSecret(repos, owner));
-      sealed = await this.uow.read.webhooks.getSecrets(owner);
+      sealed = await this.uow.read.webhookSecrets.get(owner);
     }
     if (!sealed) {
       return [];
@@ -59,17 +59,17 @@ export class WebhookSecretService {
   }
 
   private async ensureSecret(repos: Repositories, owner: string): Promise<string> {
-    const existing = await repos.webhooks.getSecrets(owner);
+    const existing = await repos.webhookSecrets.get(owner);
     if (existing) {
       return this.box.open(existing.secret);
     }
-    await repos.webhooks.insertSecretsIfAbsent(
+    await repos.webhookSecrets.insertIfAbsent(
       owner,
       { secret: this.box.seal(newWebhookSecret()), previousSecret: null, previousExpiresAt: null },
       this.clock.now().getTime(),
     );
     // Whoever inserted first wins; everyone signs with that one.
-    const stored = await repos.webhooks.getSecrets(owner);
+    const stored = await repos.webhookSecrets.get(owner);
     if (!stored) {
       throw new Error(`signing secret for ${owner} could not be stored`);
     }
@@ -80,10 +80,10 @@ export class WebhookSecretService {
   async rotate(repos: Repositories, owner: string): Promise<{ secret: string; previousExpiresAt: number }> {
     this.secretCache.delete(owner);
     const now = this.clock.now().getTime();
-    const current = await repos.webhooks.getSecrets(owner);
+    const current = await repos.webhookSecrets.get(owner);
     const secret = newWebhookSecret();
     const previousExpiresAt = now + this.rotationOverlapMs;
-    await repos.webhooks.putSecrets(
+    await repos.webhookSecrets.put(
       owner,
       {
         secret: this.box.seal(secret),
@@ -112,7 +112,7 @@ export class WebhookSecretService {
   /** A new endpoint's first secret, made and stored inside the transaction that creates the endpoint. */
   async createFirst(repos: Repositories, owner: string, now: number): Promise<string> {
     const secret = newWebhookSecret();
-    await repos.webhooks.putSecrets(
+    await repos.webhookSecrets.put(
       owner,
       { secret: this.box.seal(secret), previousSecret: null, previousExpiresAt: null },
       now,

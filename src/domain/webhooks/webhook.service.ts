@@ -59,13 +59,13 @@ export class WebhookService implements EventPublisher {
         targets.push({ url, endpointId: null, secretOwner: merchantSecretOwner(event.merchantId, event.mode) });
       }
     }
-    for (const e of endpoints > 0 ? await repos.webhooks.enabledEndpoints(event.merchantId, event.mode) : []) {
+    for (const e of endpoints > 0 ? await repos.webhookEndpoints.listEnabled(event.merchantId, event.mode) : []) {
       if (!e.eventTypes || e.eventTypes.includes(event.eventType)) {
         targets.push({ url: e.url, endpointId: e.id, secretOwner: e.id });
       }
     }
     for (const t of targets) {
-      await repos.webhooks.insertDelivery(newPendingDelivery(event, t, now));
+      await repos.webhookDeliveries.insert(newPendingDelivery(event, t, now));
     }
   }
 

@@ -1,34 +1,17 @@
 import type { Kysely } from 'kysely';
-import type { DomainEvent } from '../../domain/events/event.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
-import type { EventQueryRepository } from '../../domain/repositories/event-query.repository.ts';
-import type { WebhookRepository } from '../../domain/repositories/webhook.repository.ts';
-import type { Page, PageRequest } from '../../domain/shared/page.ts';
+import type { WebhookDeliveryRepository } from '../../domain/repositories/webhook-delivery.repository.ts';
 import type {
   DeliveryProgress,
   DeliveryStatus,
-  SealedSecrets,
   WebhookAttempt,
   WebhookDelivery,
-  WebhookEndpoint,
 } from '../../domain/webhooks/webhook.ts';
-import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
-import { onlyEnabled } from './enabled-endpoints.ts';
-import { toEvent } from './event.repository.ts';
+import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 import { leaseDue, unleased } from './leases.ts';
-import { newestFirstPage } from './page.ts';
 import { PreparedInsert, PreparedQuery } from './prepared.ts';
 
-// What every event publishes through (see prepared.ts).
-const ENABLED_ENDPOINTS = new PreparedQuery<{ merchantId: string; mode: string }, WebhookEndpointsTable>((db, $) =>
-  onlyEnabled(
-    db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('merchant_id', '=', $('merchantId'))
-      .where('mode', '=', $('mode')),
-  ),
-);
+// What every event queues for each of its endpoints (see prepared.ts).
 const INSERT_DELIVERY = new PreparedInsert('webhook_deliveries');
 // What every delivery attempt records.
 const INSERT_ATTEMPT = new PreparedInsert('webhook_attempts');
@@ -57,21 +40,6 @@ const FINISH_ATTEMPT = new PreparedQuery<{
 
 const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
-function toEndpoint(r: WebhookEndpointsTable): WebhookEndpoint {
-  return {
-    id: r.id,
-    merchantId: r.merchant_id,
-    mode: r.mode as Mode,
-    url: r.url,
-    eventTypes: r.event_types === null ? null : (JSON.parse(r.event_types) as string[]),
-    enabled: Number(r.enabled) === 1,
-    disabledReason: r.disabled_reason,
-    description: r.description,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
-}
-
 function toDelivery(r: WebhookDeliveriesTable): WebhookDelivery {
   return {
     id: r.id,
@@ -92,126 +60,10 @@ function toDelivery(r: WebhookDeliveriesTable): WebhookDelivery {
   };
 }
 
-export class KyselyWebhookRepository implements WebhookRepository {
+export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertEndpoint(e: WebhookEndpoint): Promise<void> {
-    await this.db
-      .insertInto('webhook_endpoints')
-      .values({
-        id: e.id,
-        merchant_id: e.merchantId,
-        mode: e.mode,
-        url: e.url,
-        event_types: e.eventTypes === null ? null : JSON.stringify(e.eventTypes),
-        enabled: e.enabled ? 1n : 0n,
-        disabled_reason: e.disabledReason,
-        description: e.description,
-        created_at: BigInt(e.createdAt),
-        updated_at: BigInt(e.updatedAt),
-        deleted_at: null,
-      })
-      .execute();
-  }
-
-  async getEndpoint(merchantId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
-    const row = await this.db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row ? toEndpoint(row) : undefined;
-  }
-
-  async listEndpoints(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    const q = this.db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .where('deleted_at', 'is', null);
-    return newestFirstPage(q, page.cursor, page.limit, toEndpoint);
-  }
-
-  async enabledEndpoints(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
-    const { rows } = await ENABLED_ENDPOINTS.execute(this.db, { merchantId, mode });
-    return rows.map(toEndpoint);
-  }
-
-  async updateEndpoint(e: WebhookEndpoint): Promise<void> {
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set({
-        url: e.url,
-        event_types: e.eventTypes === null ? null : JSON.stringify(e.eventTypes),
-        enabled: e.enabled ? 1n : 0n,
-        disabled_reason: e.disabledReason,
-        description: e.description,
-        updated_at: BigInt(e.updatedAt),
-      })
-      .where('id', '=', e.id)
-      .execute();
-  }
-
-  async deleteEndpoint(merchantId: string, mode: Mode, id: string, at: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('webhook_endpoints')
-      .set({ deleted_at: BigInt(at), enabled: 0n, updated_at: BigInt(at) })
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
-  }
-
-  async disableEndpoint(id: string, reason: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set({ enabled: 0n, disabled_reason: reason, updated_at: BigInt(at) })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async getSecrets(owner: string): Promise<SealedSecrets | undefined> {
-    const row = await this.db.selectFrom('webhook_secrets').selectAll().where('owner', '=', owner).executeTakeFirst();
-    return row
-      ? { secret: row.secret, previousSecret: row.previous_secret, previousExpiresAt: num(row.previous_expires_at) }
-      : undefined;
-  }
-
-  async putSecrets(owner: string, s: SealedSecrets, at: number): Promise<void> {
-    const values = {
-      secret: s.secret,
-      previous_secret: s.previousSecret,
-      previous_expires_at: s.previousExpiresAt === null ? null : BigInt(s.previousExpiresAt),
-      updated_at: BigInt(at),
-    };
-    await this.db
-      .insertInto('webhook_secrets')
-      .values({ owner, ...values })
-      .onConflict((oc) => oc.column('owner').doUpdateSet(values))
-      .execute();
-  }
-
-  async insertSecretsIfAbsent(owner: string, s: SealedSecrets, at: number): Promise<void> {
-    await this.db
-      .insertInto('webhook_secrets')
-      .values({
-        owner,
-        secret: s.secret,
-        previous_secret: s.previousSecret,
-        previous_expires_at: s.previousExpiresAt === null ? null : BigInt(s.previousExpiresAt),
-        updated_at: BigInt(at),
-      })
-      .onConflict((oc) => oc.column('owner').doNothing())
-      .execute();
-  }
-
-  async insertDelivery(d: WebhookDelivery): Promise<void> {
+  async insert(d: WebhookDelivery): Promise<void> {
     await INSERT_DELIVERY.execute(this.db, {
       id: d.id,
       event_id: d.eventId,
@@ -293,7 +145,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .execute();
   }
 
-  async deliveriesForEvent(eventId: string): Promise<WebhookDelivery[]> {
+  async listForEvent(eventId: string): Promise<WebhookDelivery[]> {
     const rows = await this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
@@ -304,7 +156,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return rows.map(toDelivery);
   }
 
-  async recentDeliveriesForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+  async recentForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     // The webhook_deliveries_endpoint index (0009).
     const rows = await this.db
       .selectFrom('webhook_deliveries')
@@ -376,36 +228,5 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .set({ status: 'PENDING', next_attempt_at: BigInt(now), locked_until: null, updated_at: BigInt(now) })
       .where('id', '=', id)
       .execute();
-  }
-}
-
-export class KyselyEventQueryRepository implements EventQueryRepository {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async get(merchantId: string, mode: Mode, id: string): Promise<DomainEvent | undefined> {
-    const row = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .executeTakeFirst();
-    return row ? toEvent(row) : undefined;
-  }
-
-  async list(
-    merchantId: string,
-    mode: Mode,
-    page: PageRequest,
-    filter: { eventType?: string; entityId?: string },
-  ): Promise<Page<DomainEvent>> {
-    let q = this.db.selectFrom('events').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
-    if (filter.eventType) {
-      q = q.where('event_type', '=', filter.eventType);
-    }
-    if (filter.entityId) {
-      q = q.where('entity_id', '=', filter.entityId);
-    }
-    return newestFirstPage(q, page.cursor, page.limit, toEvent);
   }
 }

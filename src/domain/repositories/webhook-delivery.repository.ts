@@ -1,28 +1,8 @@
-import type { Mode } from '../merchants/merchant.ts';
-import type { Page, PageRequest } from '../shared/page.ts';
-import type {
-  DeliveryProgress,
-  SealedSecrets,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookEndpoint,
-} from '../webhooks/webhook.ts';
+import type { DeliveryProgress, WebhookAttempt, WebhookDelivery } from '../webhooks/webhook.ts';
 
-export interface WebhookRepository {
-  insertEndpoint(e: WebhookEndpoint): Promise<void>;
-  getEndpoint(merchantId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined>;
-  listEndpoints(merchantId: string, mode: Mode, page: PageRequest): Promise<Page<WebhookEndpoint>>;
-  enabledEndpoints(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]>;
-  updateEndpoint(e: WebhookEndpoint): Promise<void>;
-  deleteEndpoint(merchantId: string, mode: Mode, id: string, at: number): Promise<boolean>;
-  disableEndpoint(id: string, reason: string, at: number): Promise<void>;
-
-  getSecrets(owner: string): Promise<SealedSecrets | undefined>;
-  putSecrets(owner: string, secrets: SealedSecrets, at: number): Promise<void>;
-  /** Stores `secrets` unless the owner has some already (two first uses at once keep one secret). */
-  insertSecretsIfAbsent(owner: string, secrets: SealedSecrets, at: number): Promise<void>;
-
-  insertDelivery(d: WebhookDelivery): Promise<void>;
+/** Deliveries, a queue leased to one sender at a time, and the log of their attempts. */
+export interface WebhookDeliveryRepository {
+  insert(d: WebhookDelivery): Promise<void>;
   /** Whether any delivery is due (a cheap read, so an idle sender never opens a write transaction). */
   hasDue(now: number): Promise<boolean>;
   /** Leases up to `limit` due deliveries for `leaseMs` (skip-locked on PostgreSQL); returns them. */
@@ -39,9 +19,9 @@ export interface WebhookRepository {
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
   finishAttempt(id: string, changes: DeliveryProgress, at: number): Promise<void>;
   cancelPendingForEndpoint(endpointId: string, at: number): Promise<void>;
-  deliveriesForEvent(eventId: string): Promise<WebhookDelivery[]>;
+  listForEvent(eventId: string): Promise<WebhookDelivery[]>;
   /** An endpoint's latest deliveries, newest first (the dashboard's endpoint page). */
-  recentDeliveriesForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
+  recentForEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   attemptsForEvent(eventId: string): Promise<WebhookAttempt[]>;
   /** Puts a delivery back in the queue for one more attempt now. */
   requeue(id: string, now: number): Promise<void>;
