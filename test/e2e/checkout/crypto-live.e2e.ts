@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { EVM_TEST_XPUB } from '../../../src/providers/crypto-onchain/derivation.ts';
 import { createPreference } from '../../support/builders.ts';
 import { baseUsdcSettings, startEvmNode } from '../../support/evm-node.ts';
-import {
-  fillPayer,
-  pay,
-  SharedBrowser,
-  skipWithoutChromium,
-  startCheckout,
-  startSite,
-  watchPage,
-} from '../support/browser.ts';
+import { describeInChromium, fillPayer, pay, startCheckout, startSite, watchPage } from '../support/browser.ts';
 
 // A live USDC payment as a payer lives it, in Chromium: the checkout hands out the order's own
 // address, the EIP-681 URI and its QR; a real EVM node (ganache, with OpenZeppelin's ERC-20 as
@@ -21,10 +13,7 @@ import {
 
 const REQUIRED = 3;
 
-describe('[CHECKOUT] live USDC in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[CHECKOUT] live USDC in Chromium', (browser) => {
   test('[CHECKOUT]: payer pays USDC on Base, watches the confirmations come in, and lands on the merchant page', async (t) => {
     const node = await startEvmNode(t);
     const token = await node.deployToken({ decimals: 6, symbol: 'USDC' });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeBackends } from '../../support/test-app.ts';
 import type { RunningCheckout } from '../support/browser.ts';
-import { fillCard, pay, SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+import { describeInChromium, fillCard, pay, startCheckout } from '../support/browser.ts';
 import { assertNothingOf, PRIVATE_PAYER, testText } from '../support/privacy.ts';
 
 /**
@@ -49,10 +49,7 @@ async function assertStatusJson(
   }
 }
 
-describe('[CHECKOUT] finished pages keep the payer private, in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[CHECKOUT] finished pages keep the payer private, in Chromium', (browser) => {
   describeBackends('[CHECKOUT] finished pages', (_build, backend) => {
     test('[CHECKOUT]: a paid checkout shows title, amount, status and reference, and nothing of the payer or the card', async (t) => {
       const env = await startCheckout(t, {}, backend);

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { RunningCheckout } from '../support/browser.ts';
 import {
+  describeInChromium,
   fillCard,
   fillPayer,
   pay,
-  SharedBrowser,
-  skipWithoutChromium,
   startCheckout,
   startSite,
   watchPage,
@@ -30,10 +29,7 @@ async function expectPaidResult(page: Page): Promise<void> {
   assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Payment received');
 }
 
-describe('[CHECKOUT] payments in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[CHECKOUT] payments in Chromium', (browser) => {
   test('[CHECKOUT]: payer pays by card and sees the result', async (t) => {
     const env = await startCheckout(t);
     const pref = await env.createPreference({ external_id: 'order-1' });

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { PageWatch, RunningCheckout } from '../support/browser.ts';
 import {
+  describeInChromium,
   fillCard,
   fillPayer,
   pay,
-  SharedBrowser,
-  skipWithoutChromium,
   startCheckout,
   startSite,
   watchPage,
@@ -75,10 +74,7 @@ function randomVisa(length: 13 | 16 | 19): string {
 
 const grouped = (pan: string, separator: string) => pan.replace(/(\d{4})(?=\d)/g, `$1${separator}`);
 
-describe('[CHECKOUT] security in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[CHECKOUT] security in Chromium', (browser) => {
   test('[CHECKOUT]: 40 XSS payloads in title, payer and external_id never run, with or without CSP', async (t) => {
     const env = await startCheckout(t);
     // bypassCSP: the escaping alone must hold; the normal context proves CSP had nothing to block.

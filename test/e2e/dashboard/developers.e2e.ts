@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { testBackends } from '../../support/test-app.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
-import { SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+import { describeInChromium, startCheckout } from '../support/browser.ts';
 import { signInInBrowser } from '../support/dashboard.ts';
 
 for (const backend of testBackends()) {
-  describe(`dashboard developers in Chromium [${backend}]`, { skip: skipWithoutChromium }, () => {
-    const browser = new SharedBrowser();
-    after(() => browser.close());
-
+  describeInChromium(`dashboard developers in Chromium [${backend}]`, (browser) => {
     test('a developer creates a key that works, revokes it and the API refuses it at once; an endpoint gets a test event, then a redelivery', async (t) => {
       const receiver = await startReceiver();
       t.after(() => receiver.close());

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { testBackends } from '../../support/test-app.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
-import {
-  fillCard,
-  fillPayer,
-  pay,
-  SharedBrowser,
-  skipWithoutChromium,
-  startCheckout,
-  watchPage,
-} from '../support/browser.ts';
+import { describeInChromium, fillCard, fillPayer, pay, startCheckout, watchPage } from '../support/browser.ts';
 import { signInInBrowser } from '../support/dashboard.ts';
 
 /** What has the keyboard focus: its tag, id and accessible text, read in the page. */
@@ -38,10 +30,7 @@ async function tabTo(page: Page, wanted: (f: { tag: string; id: string; text: st
 }
 
 for (const backend of testBackends()) {
-  describe(`[DASHBOARD] payments in Chromium [${backend}]`, { skip: skipWithoutChromium }, () => {
-    const browser = new SharedBrowser();
-    after(() => browser.close());
-
+  describeInChromium(`[DASHBOARD] payments in Chromium [${backend}]`, (browser) => {
     test('[DASHBOARD]: create a payment, pay it on its checkout, refund it from its page with the keyboard, see the webhook deliveries', async (t) => {
       const receiver = await startReceiver();
       t.after(() => receiver.close());

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { HTML_PAGE, png } from '../../support/images.ts';
 import { describeBackends } from '../../support/test-app.ts';
-import { SharedBrowser, skipWithoutChromium, startCheckout, watchPage } from '../support/browser.ts';
+import { describeInChromium, startCheckout, watchPage } from '../support/browser.ts';
 import { signInInBrowser } from '../support/dashboard.ts';
 
 /**
@@ -32,10 +32,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe('[DASHBOARD] settings in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[DASHBOARD] settings in Chromium', (browser) => {
   describeBackends('[DASHBOARD] settings', (_build, backend) => {
     test('[DASHBOARD]: a logo uploaded through the browser and a saved profile show on the payer’s checkout; a renamed HTML file is refused', async (t) => {
       const env = await startCheckout(t, {}, backend);

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { totpCode } from '../../../src/domain/dashboard/totp.ts';
 import { pathOf } from '../../support/dashboard-client.ts';
 import { pay } from '../../support/payments.ts';
 import { testBackends } from '../../support/test-app.ts';
-import { SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+import { describeInChromium, startCheckout } from '../support/browser.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -28,10 +28,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 for (const backend of testBackends()) {
-  describe(`dashboard sign-in in Chromium [${backend}]`, { skip: skipWithoutChromium }, () => {
-    const browser = new SharedBrowser();
-    after(() => browser.close());
-
+  describeInChromium(`dashboard sign-in in Chromium [${backend}]`, (browser) => {
     test('invitation, sign-in with the keyboard alone, two-factor enrolment, then sign-in with a code', async (t) => {
       const env = await startCheckout(t, {}, backend);
       const email = `owner+${env.merchant.id.toLowerCase()}@shop.example`;

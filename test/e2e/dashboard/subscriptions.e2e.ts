@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { pathOf } from '../../support/dashboard-client.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import type { RunningCheckout } from '../support/browser.ts';
-import {
-  fillCard,
-  fillPayer,
-  pay,
-  SharedBrowser,
-  skipWithoutChromium,
-  startCheckout,
-  watchPage,
-} from '../support/browser.ts';
+import { describeInChromium, fillCard, fillPayer, pay, startCheckout, watchPage } from '../support/browser.ts';
 import { signInInBrowser } from '../support/dashboard.ts';
 
 /**
@@ -25,10 +17,7 @@ async function api(env: RunningCheckout, method: 'GET' | 'POST', url: string) {
   return res.json();
 }
 
-describe('[DASHBOARD] subscriptions in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[DASHBOARD] subscriptions in Chromium', (browser) => {
   describeBackends('[DASHBOARD] subscriptions', (_build, backend) => {
     test('[DASHBOARD]: a plan made in the dashboard is bought through its public link, and the subscriber is cancelled from its page', async (t) => {
       const env = await startCheckout(t, {}, backend);

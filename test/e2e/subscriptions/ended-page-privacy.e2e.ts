@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { createPaymentLink } from '../../support/builders.ts';
 import { describeBackends } from '../../support/test-app.ts';
 import type { RunningCheckout } from '../support/browser.ts';
-import { fillCard, pay, SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+import { describeInChromium, fillCard, pay, startCheckout } from '../support/browser.ts';
 import { assertNothingOf, PRIVATE_PAYER, testText } from '../support/privacy.ts';
 
 /**
@@ -58,12 +58,7 @@ async function recurrentOf(env: RunningCheckout, prefId: string): Promise<string
   return id;
 }
 
-describe('[SUBSCRIPTIONS] ended payer pages keep the subscriber private, in Chromium', {
-  skip: skipWithoutChromium,
-}, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[SUBSCRIPTIONS] ended payer pages keep the subscriber private, in Chromium', (browser) => {
   describeBackends('[SUBSCRIPTIONS] ended payer pages', (_build, backend) => {
     test('[SUBSCRIPTIONS]: a canceled subscription page shows plan, amount, status and reference, and nothing of the subscriber or the card', async (t) => {
       const env = await startCheckout(t, {}, backend);

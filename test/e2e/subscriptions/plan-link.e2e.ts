@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { createPaymentLink } from '../../support/builders.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import { buildTestApp } from '../../support/test-app.ts';
-import { fillCard, fillPayer, pay, SharedBrowser, skipWithoutChromium, watchPage } from '../support/browser.ts';
+import { describeInChromium, fillCard, fillPayer, pay, watchPage } from '../support/browser.ts';
 
 /**
  * A payer subscribes from a plan's public link in Chromium: `/l/{id}` answers 303 to the
@@ -44,10 +44,7 @@ async function api(env: Running, url: string) {
   return res.json();
 }
 
-describe('[SUBSCRIPTIONS] plan links in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[SUBSCRIPTIONS] plan links in Chromium', (browser) => {
   const cases = [
     { name: 'a plan without trial', trial: {}, status: 'ACTIVE', firstAmount: 9.99 },
     {

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPaymentLink } from '../../support/builders.ts';
 import { startSmtpInbox } from '../../support/smtp-inbox.ts';
 import type { RunningCheckout } from '../support/browser.ts';
-import {
-  fillCard,
-  fillPayer,
-  pay,
-  SharedBrowser,
-  skipWithoutChromium,
-  startCheckout,
-  watchPage,
-} from '../support/browser.ts';
+import { describeInChromium, fillCard, fillPayer, pay, startCheckout, watchPage } from '../support/browser.ts';
 
 /**
  * A subscriber's whole life in Chromium: bought on the hosted checkout, renewed as the merchant's
@@ -78,10 +70,7 @@ async function saveCard(page: Page, number: string): Promise<void> {
   assert.equal(await text(page, 'notice'), 'Your new card is saved. The next payment will be charged to it.');
 }
 
-describe('[SUBSCRIPTIONS] in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[SUBSCRIPTIONS] in Chromium', (browser) => {
   test('[SUBSCRIPTIONS]: a card subscription with a trial renews, fails once, recovers with a new card and completes', async (t) => {
     const env = await startCheckout(t);
     const link = await createPaymentLink(env.app, env.merchant, {

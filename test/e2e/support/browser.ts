@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import { after, describe } from 'node:test';
 import { stripVTControlCharacters } from 'node:util';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -139,6 +140,18 @@ export class SharedBrowser {
       await within(BROWSER_BOUNDS.closeMs, 'closing Chromium', started.close());
     }
   }
+}
+
+/**
+ * A browser suite: skipped without Chromium, with one `SharedBrowser` for its tests that is
+ * closed once the suite is done.
+ */
+export function describeInChromium(name: string, suite: (browser: SharedBrowser) => void): void {
+  describe(name, { skip: skipWithoutChromium }, () => {
+    const browser = new SharedBrowser();
+    after(() => browser.close());
+    suite(browser);
+  });
 }
 
 /** A Cobro server on a free loopback port, with the test harness around it. */

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../../support/webhook-receiver.ts';
-import { fillCard, fillPayer, pay, SharedBrowser, skipWithoutChromium, startCheckout } from '../support/browser.ts';
+import { describeInChromium, fillCard, fillPayer, pay, startCheckout } from '../support/browser.ts';
 
-describe('[WEBHOOKS] notifications from a checkout paid in Chromium', { skip: skipWithoutChromium }, () => {
-  const browser = new SharedBrowser();
-  after(() => browser.close());
-
+describeInChromium('[WEBHOOKS] notifications from a checkout paid in Chromium', (browser) => {
   test('[WEBHOOKS]: a card payment on the hosted checkout notifies OPENED and CLOSED at the exact URL, and the handler reads CLOSED back', async (t) => {
     // The merchant's handler: like real client code, it reads the order back on CLOSED and acts only if it says CLOSED.
     const readBack: string[] = [];
