@@ -288,21 +288,38 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
     }
   };
 
+  /**
+   * Opens the session (or answers without one), refuses a role without `need` with the 403
+   * page, then runs the handler.
+   */
+  const runSignedIn = async <G extends RouteGenericInterface>(
+    handler: DashHandler<G>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    mode: Mode,
+    base: string,
+    need: Action | null,
+    object: RouteObject | null,
+    attempted: string,
+  ): Promise<FastifyReply> => {
+    const ctx = await means.openSession(req, reply, mode, base);
+    if (!ctx) {
+      return reply;
+    }
+    if (need && !ctx.can(need)) {
+      await refuse(req, ctx, 'role', need, object);
+      return means.sendForbidden(req, reply, ctx);
+    }
+    return run(handler, req, reply, ctx, object, attempted);
+  };
+
   return {
     page<G extends RouteGenericInterface>(path: string, handler: DashHandler<G>, need?: Action) {
       const object = objectOfRoute(path);
       for (const [mode, base] of MODES) {
-        scope.get(`${base}${path}`, async (req, reply) => {
-          const ctx = await means.openSession(req, reply, mode, base);
-          if (!ctx) {
-            return reply;
-          }
-          if (need && !ctx.can(need)) {
-            await refuse(req, ctx, 'role', need, object);
-            return means.sendForbidden(req, reply, ctx);
-          }
-          return run(handler, req, reply, ctx, object, need ?? 'read');
-        });
+        scope.get(`${base}${path}`, (req, reply) =>
+          runSignedIn(handler, req, reply, mode, base, need ?? null, object, need ?? 'read'),
+        );
       }
     },
     action<G extends RouteGenericInterface>(path: string, need: Action | null, handler: DashHandler<G>) {
@@ -314,15 +331,7 @@ export function createDashRouter(scope: FastifyInstance, means: RouterMeans): Da
             await refuse(req, await means.sessionOf(req, mode, base), 'csrf', attempted, object);
             return means.sendCsrfRefused(req, reply);
           }
-          const ctx = await means.openSession(req, reply, mode, base);
-          if (!ctx) {
-            return reply;
-          }
-          if (need && !ctx.can(need)) {
-            await refuse(req, ctx, 'role', need, object);
-            return means.sendForbidden(req, reply, ctx);
-          }
-          return run(handler, req, reply, ctx, object, attempted);
+          return runSignedIn(handler, req, reply, mode, base, need, object, attempted);
         });
       }
     },
