@@ -6,6 +6,7 @@ import type { Mode } from '../domain/merchants/merchant.ts';
 import { parseSettings } from '../domain/merchants/merchant-settings.ts';
 import type { PaymentMethodService } from '../domain/payment-methods/payment-method.service.ts';
 import { ChainObserver } from '../domain/payment-orders/chain-observer.ts';
+import type { OrderOpening } from '../domain/payment-orders/order-opening.ts';
 import type { PaymentOrderOptions } from '../domain/payment-orders/payment-order.core.ts';
 import { PaymentOrderCore } from '../domain/payment-orders/payment-order.core.ts';
 import { PaymentOrderMoveService } from '../domain/payment-orders/payment-order-move.service.ts';
@@ -83,26 +84,10 @@ export function buildPayments(p: PaymentParts) {
   const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
   const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
-  const paymentStart = new PaymentStartService(
-    uow,
-    orderCore,
-    currencies,
-    paymentMethods,
-    providers,
-    settingsFor,
-    orderOptions,
-    orderMoves,
-  );
+  const opening: OrderOpening = { uow, core: orderCore, currencies, methods: paymentMethods, providers, settingsFor };
+  const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
   const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  const renewals = new PaymentRenewalService(
-    uow,
-    orderCore,
-    currencies,
-    paymentMethods,
-    providers,
-    settingsFor,
-    orderMoves,
-  );
+  const renewals = new PaymentRenewalService(opening, orderMoves);
   const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
   const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);
   const chainObserver = new ChainObserver(uow, { test: providers.chain, live: providers.liveChain }, orderMoves, {

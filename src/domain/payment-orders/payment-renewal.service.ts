@@ -1,34 +1,21 @@
-import type { CurrencyTable } from '../currencies/currency.ts';
-import type { Mode } from '../merchants/merchant.ts';
 import { amountInMethodCurrency } from '../payment-methods/eligibility.ts';
-import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
-import type {
-  CardChargeResult,
-  CardPaymentProvider,
-  MerchantPaymentSettings,
-} from '../payment-methods/payment-provider.ts';
+import type { CardChargeResult } from '../payment-methods/payment-provider.ts';
 import { newId } from '../shared/ids.ts';
-import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { RenewalCharger } from '../subscriptions/renewal-charger.ts';
-import type { PaymentOrderCore } from './payment-order.core.ts';
+import type { OrderOpening } from './order-opening.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
 /** A subscription's renewal orders: what the billing engine and cancellation call (RenewalCharger). */
 export class PaymentRenewalService implements RenewalCharger {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly core: PaymentOrderCore,
-    private readonly currencies: CurrencyTable,
-    private readonly methods: PaymentMethodService,
-    private readonly providers: { card: CardPaymentProvider },
-    private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
+    private readonly opening: OrderOpening,
     private readonly moves: PaymentOrderMoveService,
   ) {}
 
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
-    return this.uow.read.orders.getRenewal(recId, periodIndex, attempt);
+    return this.opening.uow.read.orders.getRenewal(recId, periodIndex, attempt);
   }
 
   /** A card renewal that cannot be charged (no saved card) expires like any other order. */
@@ -48,27 +35,27 @@ export class PaymentRenewalService implements RenewalCharger {
     attempt: number,
     dueAt: number,
   ): Promise<{ order: PaymentOrder; opened: boolean } | undefined> {
-    const now = this.core.now(rec);
-    const method = (await this.methods.all()).find((m) => m.id === rec.paymentMethodId);
+    const now = this.opening.core.now(rec);
+    const method = (await this.opening.methods.all()).find((m) => m.id === rec.paymentMethodId);
     if (!method) {
       return undefined;
     }
     const charged = amountInMethodCurrency(
       method,
       { amountMinor: rec.amountMinor, currency: rec.currency },
-      this.currencies,
+      this.opening.currencies,
     );
     if (charged === null) {
       return undefined;
     }
     const push = method.type !== 'CARD';
-    const settings = push ? await this.settingsFor(rec.merchantId, rec.mode) : null;
+    const settings = push ? await this.opening.settingsFor(rec.merchantId, rec.mode) : null;
     const orderId = newId();
     // Push renewals give the payer until a day past the due date (or past now, when catching up).
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
     try {
-      const order = await this.uow.transaction(async (repos) => {
-        const order = await this.core.open(repos, {
+      const order = await this.opening.uow.transaction(async (repos) => {
+        const order = await this.opening.core.open(repos, {
           id: orderId,
           merchantId: rec.merchantId,
           mode: rec.mode,
@@ -92,13 +79,13 @@ export class PaymentRenewalService implements RenewalCharger {
           instructWith: settings,
         });
         if (push) {
-          await this.core.effects.renewalOpened(repos, rec, order);
+          await this.opening.core.effects.renewalOpened(repos, rec, order);
         }
         return order;
       });
       return { order, opened: true };
     } catch (error) {
-      const existing = await this.uow.read.orders.getRenewal(rec.id, periodIndex, attempt);
+      const existing = await this.opening.uow.read.orders.getRenewal(rec.id, periodIndex, attempt);
       if (existing) {
         return { order: existing, opened: false };
       }
@@ -113,7 +100,7 @@ export class PaymentRenewalService implements RenewalCharger {
   async chargeRenewal(order: PaymentOrder, token: string, rec: RecurrentPayment): Promise<PaymentOrder> {
     let result: CardChargeResult;
     try {
-      result = await this.providers.card.chargeToken({
+      result = await this.opening.providers.card.chargeToken({
         token,
         charged: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
         idempotencyKey: order.id,
@@ -142,7 +129,7 @@ export class PaymentRenewalService implements RenewalCharger {
     if (order.paymentMethodType !== 'CARD') {
       return this.moves.expire(order);
     }
-    const result = await this.providers.card.recover(order.id, order.mode);
+    const result = await this.opening.providers.card.recover(order.id, order.mode);
     return this.moves.applyCardResult(order, result);
   }
 }

@@ -2,22 +2,14 @@ import type { PayerInput } from '../checkout-preferences/checkout-preference.rul
 import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
-import type { CurrencyTable } from '../currencies/currency.ts';
-import type { Mode } from '../merchants/merchant.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
-import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
-import type {
-  CardChargeResult,
-  CardInput,
-  CardPaymentProvider,
-  MerchantPaymentSettings,
-} from '../payment-methods/payment-provider.ts';
+import type { CardChargeResult, CardInput } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { getOwned } from '../shared/owned.ts';
-import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import type { PaymentOrderCore, PaymentOrderOptions } from './payment-order.core.ts';
+import type { OrderOpening } from './order-opening.ts';
+import type { PaymentOrderOptions } from './payment-order.core.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
 
@@ -42,12 +34,7 @@ const CARD_FIELDS: Record<string, string> = {
 /** Starting a payment: the payer's method, details and card checked, the order opened, a card charged. */
 export class PaymentStartService {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly core: PaymentOrderCore,
-    private readonly currencies: CurrencyTable,
-    private readonly methods: PaymentMethodService,
-    private readonly providers: { card: CardPaymentProvider },
-    private readonly settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>,
+    private readonly opening: OrderOpening,
     private readonly options: PaymentOrderOptions,
     private readonly moves: PaymentOrderMoveService,
   ) {}
@@ -62,10 +49,10 @@ export class PaymentStartService {
   async start(checkout: string | CheckoutPreference, input: StartPaymentInput): Promise<PaymentOrder> {
     const pref =
       typeof checkout === 'string'
-        ? await getOwned(checkout, 'checkout preference', (id) => this.uow.read.preferences.getById(id))
+        ? await getOwned(checkout, 'checkout preference', (id) => this.opening.uow.read.preferences.getById(id))
         : checkout;
     const who = { merchantId: pref.merchantId, mode: pref.mode };
-    const now = this.core.now(who);
+    const now = this.opening.core.now(who);
     const status = effectiveStatus(pref, now);
     if (status !== 'OPEN') {
       throw new AppError('CONFLICT', [`checkout preference cannot be paid: status is ${status}, expected OPEN`]);
@@ -74,7 +61,7 @@ export class PaymentStartService {
     // 1. The method: the preference's selected one, or the payer's choice among the eligible.
     const messages: string[] = [];
     const methodId = pref.selectedPaymentMethodId ?? input.paymentMethodId ?? null;
-    const all = await this.methods.all();
+    const all = await this.opening.methods.all();
     const method = methodId ? all.find((m) => m.id === methodId) : undefined;
     if (!method) {
       messages.push(methodId ? 'payment_method_id: no such payment method' : 'payment_method_id is required');
@@ -86,7 +73,7 @@ export class PaymentStartService {
           types: pref.paymentMethodTypes,
           recurrent: pref.type === 'SUBSCRIPTION',
         },
-        this.currencies,
+        this.opening.currencies,
       );
       if (reason) {
         messages.push(`payment_method_id: the payment method ${reason}`);
@@ -128,8 +115,11 @@ export class PaymentStartService {
       throw new AppError('WRONG_INPUT', messages);
     }
     if (
-      amountInMethodCurrency(method, { amountMinor: pref.amountMinor, currency: pref.currency }, this.currencies) ===
-      null
+      amountInMethodCurrency(
+        method,
+        { amountMinor: pref.amountMinor, currency: pref.currency },
+        this.opening.currencies,
+      ) === null
     ) {
       throw new AppError('WRONG_INPUT', ['payment_method_id: the payment method cannot take this currency']);
     }
@@ -138,10 +128,10 @@ export class PaymentStartService {
     const orderId = newId();
     const isCard = method.type === 'CARD';
     // Read before the transaction (a read inside it would hold two pool connections); a card needs none.
-    const settings = isCard ? null : await this.settingsFor(pref.merchantId, pref.mode);
+    const settings = isCard ? null : await this.opening.settingsFor(pref.merchantId, pref.mode);
     const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
     const chargedBox = { value: 0n };
-    const opened = await this.uow.transaction(async (repos) => {
+    const opened = await this.opening.uow.transaction(async (repos) => {
       const current = await repos.preferences.getById(pref.id);
       if (!current || effectiveStatus(current, now) !== 'OPEN') {
         throw new AppError('CONFLICT', [
@@ -159,7 +149,7 @@ export class PaymentStartService {
         }
       }
       for (const other of await repos.orders.listOpenForPreference(pref.id)) {
-        await this.core.moveOrThrow(
+        await this.opening.core.moveOrThrow(
           repos,
           other,
           'EXPIRED',
@@ -173,15 +163,16 @@ export class PaymentStartService {
       let amountMinor = pref.amountMinor;
       let periodIndex: number | null = null;
       if (pref.type === 'SUBSCRIPTION') {
-        const rec = await this.core.effects.subscriptionFor(repos, current, method, payer, now);
+        const rec = await this.opening.core.effects.subscriptionFor(repos, current, method, payer, now);
         recurrentPaymentId = rec.id;
-        amountMinor = this.core.effects.firstCharge(rec);
+        amountMinor = this.opening.core.effects.firstCharge(rec);
         periodIndex = rec.trialIntervalCount > 0 ? null : 0;
       }
       const charged =
-        amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.currencies) ?? amountMinor;
+        amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.opening.currencies) ??
+        amountMinor;
       chargedBox.value = charged;
-      const order = await this.core.open(repos, {
+      const order = await this.opening.core.open(repos, {
         id: orderId,
         merchantId: pref.merchantId,
         mode: pref.mode,
@@ -206,7 +197,7 @@ export class PaymentStartService {
       await input.onOpened?.(repos, order);
       if (!isCard && charged === 0n) {
         // Nothing to pay now (a trial without sign-up fee): the method is recorded and the checkout done.
-        return this.core.close(repos, order, {}, now, null);
+        return this.opening.core.close(repos, order, {}, now, null);
       }
       return order;
     });
@@ -218,7 +209,7 @@ export class PaymentStartService {
     // 5. The card charge: outside any transaction, keyed by the order so a retry never charges twice.
     let result: CardChargeResult;
     try {
-      result = await this.providers.card.charge({
+      result = await this.opening.providers.card.charge({
         orderId,
         merchantId: pref.merchantId,
         mode: pref.mode,
