@@ -3,29 +3,13 @@ import { describe, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { XSS_PAYLOADS } from '../e2e/support/xss-payloads.ts';
 import { createPaymentLink, createPreference } from '../support/builders.ts';
+import { cookieFrom, FORM, OUR_ORIGIN, postForm, type Session, tokenFrom } from '../support/page-forms.ts';
 import { withoutRandomTokens } from '../support/page-text.ts';
 import type { TestMerchant } from '../support/test-app.ts';
 import { buildTestApp } from '../support/test-app.ts';
 import { BRL_PIX_ID, USD_BANK_TRANSFER_ID, USD_CARD_ID } from './helpers.ts';
 
-/** PUBLIC_URL of the test harness: the origin a payer's browser posts from. */
-const OUR_ORIGIN = 'http://127.0.0.1:3000';
-const FORM = 'application/x-www-form-urlencoded';
 const CRYPTO_USDT_ETHEREUM = 'VLzWq0e7ih0JK0oCZ2kmsm';
-
-type Session = { cookie: string; token: string };
-
-function cookieFrom(res: LightMyRequestResponse): string | null {
-  const header = res.headers['set-cookie'];
-  const first = Array.isArray(header) ? header[0] : header;
-  return first ? (first.split(';')[0] ?? null) : null;
-}
-
-function tokenFrom(body: string): string {
-  const m = /name="csrf_token" value="([^"]+)"/.exec(body);
-  assert.ok(m?.[1], `no CSRF token in the page: ${body.slice(0, 400)}`);
-  return m[1];
-}
 
 /** Opens a page as a browser would: keeps the CSRF cookie it was given and the form's token. */
 async function open(
@@ -38,22 +22,6 @@ async function open(
   const cookie = headers.cookie ?? cookieFrom(res);
   assert.ok(cookie, 'the first page sets the cobro_csrf cookie');
   return { res, session: { cookie, token: tokenFrom(res.body) } };
-}
-
-function post(
-  app: FastifyInstance,
-  url: string,
-  session: Session | null,
-  fields: Record<string, string>,
-  headers: Record<string, string> = { origin: OUR_ORIGIN },
-): Promise<LightMyRequestResponse> {
-  const body = new URLSearchParams(session ? { csrf_token: session.token, ...fields } : fields).toString();
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': FORM, ...(session ? { cookie: session.cookie } : {}), ...headers },
-    payload: body,
-  });
 }
 
 const PAYER = { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza', phone: '+55 11 98765 4321' };
@@ -250,7 +218,7 @@ describe('checkout pages: rendering', () => {
     assert.match(res.body, /data-test="checkout-expired"/);
     assert.match(res.body, /This checkout has expired/);
     assert.ok(!res.body.includes('<form'), 'no form on an expired checkout');
-    const paid = await post(app, `/checkout/${pref.id}`, session, {
+    const paid = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242424242424242',
@@ -319,7 +287,10 @@ describe('checkout pages: rendering', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: USD_BANK_TRANSFER_ID });
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
+      ...PAYER,
+      payment_method_id: USD_BANK_TRANSFER_ID,
+    });
     const orderUrl = String(res.headers.location);
     const back = await app.inject({ url: `/checkout/${pref.id}`, headers: { cookie: session.cookie } });
     assert.equal(back.statusCode, 200);
@@ -327,7 +298,7 @@ describe('checkout pages: rendering', () => {
     assert.match(back.body, /id="email" name="email" type="email" autocomplete="email" value="ana@example\.com"/);
     assert.match(back.body, new RegExp(`value="${USD_BANK_TRANSFER_ID}" data-method-type="BANK_TRANSFER" checked`));
     // Choosing another method replaces the open instructions; the old page says so instead of redirecting.
-    const card = await post(app, `/checkout/${pref.id}`, session, {
+    const card = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4000000000000002',
@@ -352,7 +323,7 @@ describe('checkout pages: payments through the form', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, {
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242 4242 4242 4242',
@@ -381,7 +352,7 @@ describe('checkout pages: payments through the form', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const declined = await post(app, `/checkout/${pref.id}`, session, {
+    const declined = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4000 0000 0000 0002',
@@ -392,7 +363,7 @@ describe('checkout pages: payments through the form', () => {
     assert.match(page.body, /data-test="result-failed"/);
     assert.match(page.body, /Your card was declined/);
     assert.match(page.body, new RegExp(`href="/checkout/${pref.id}" data-test="try-again"`));
-    const again = await post(app, `/checkout/${pref.id}`, session, {
+    const again = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242424242424242',
@@ -407,7 +378,7 @@ describe('checkout pages: payments through the form', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, {
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
       email: 'not-an-email',
       first_name: 'Ana <Maria>',
       last_name: '',
@@ -448,7 +419,7 @@ describe('checkout pages: payments through the form', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, PAYER);
+    const res = await postForm(app, `/checkout/${pref.id}`, session, PAYER);
     assert.equal(res.statusCode, 400, res.body);
     assert.match(res.body, /<fieldset id="methods" aria-describedby="payment_method_id-error">/);
     assert.match(res.body, /id="payment_method_id-error"[^>]*>Choose a payment method\.</);
@@ -458,7 +429,7 @@ describe('checkout pages: payments through the form', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant, { currency: 'BRL', amount: 50 });
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: BRL_PIX_ID });
+    const res = await postForm(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: BRL_PIX_ID });
     assert.equal(res.statusCode, 303, res.body);
     const orderUrl = String(res.headers.location);
     const panel = await app.inject({ url: orderUrl, headers: { cookie: session.cookie } });
@@ -476,7 +447,7 @@ describe('checkout pages: payments through the form', () => {
     // Checking the status of an open order shows the panel again (no redirect yet).
     const recheck = await app.inject({ url: orderUrl });
     assert.equal(recheck.statusCode, 200);
-    const simulated = await post(
+    const simulated = await postForm(
       app,
       `${orderUrl}/simulate`,
       { cookie: session.cookie, token: tokenFrom(panel.body) },
@@ -524,7 +495,7 @@ describe('checkout pages: payments through the form', () => {
       const methodId =
         c.method === 'cash' ? /value="([A-Za-z0-9]{22})" data-method-type="CASH"/.exec(form.body)?.[1] : c.method;
       assert.ok(methodId, `method for ${c.method} offered`);
-      const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: methodId });
+      const res = await postForm(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: methodId });
       assert.equal(res.statusCode, 303, res.body);
       const panel = await app.inject({ url: String(res.headers.location) });
       assert.equal(panel.statusCode, 200, panel.body);
@@ -543,13 +514,16 @@ describe('checkout pages: payments through the form', () => {
     const pref = await createPreference(app, live, { payment_method_types: ['BANK_TRANSFER'] });
     const { res: form, session } = await open(app, `/checkout/${pref.id}`);
     assert.ok(!form.body.includes('test-mode-banner'));
-    const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: USD_BANK_TRANSFER_ID });
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
+      ...PAYER,
+      payment_method_id: USD_BANK_TRANSFER_ID,
+    });
     assert.equal(res.statusCode, 303, res.body);
     const orderUrl = String(res.headers.location);
     const panel = await app.inject({ url: orderUrl, headers: { cookie: session.cookie } });
     assert.ok(!panel.body.includes('data-test="simulate"'), 'no simulate button in live mode');
     assert.ok(!panel.body.includes('test-mode-banner'));
-    const simulated = await post(app, `${orderUrl}/simulate`, session, {});
+    const simulated = await postForm(app, `${orderUrl}/simulate`, session, {});
     assert.equal(simulated.statusCode, 404, simulated.body);
     assert.equal((await app.inject({ url: `${orderUrl}/status` })).json().status, 'OPENED');
   });
@@ -566,17 +540,17 @@ describe('checkout pages: CSRF', () => {
     const { session: otherBrowser } = await open(app, `/checkout/${pref.id}`);
     const { session: otherCheckout } = await open(app, `/checkout/${other.id}`, { cookie: session.cookie });
     const attempts: [string, Promise<LightMyRequestResponse>][] = [
-      ['no token, no cookie', post(app, `/checkout/${pref.id}`, null, cardFields)],
-      ['cookie but no token', post(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: '' }, cardFields)],
-      ['token but no cookie', post(app, `/checkout/${pref.id}`, { cookie: '', token: session.token }, cardFields)],
+      ['no token, no cookie', postForm(app, `/checkout/${pref.id}`, null, cardFields)],
+      ['cookie but no token', postForm(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: '' }, cardFields)],
+      ['token but no cookie', postForm(app, `/checkout/${pref.id}`, { cookie: '', token: session.token }, cardFields)],
       [
         "another browser's token",
-        post(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: otherBrowser.token }, cardFields),
+        postForm(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: otherBrowser.token }, cardFields),
       ],
-      ["another checkout's token", post(app, `/checkout/${pref.id}`, otherCheckout, cardFields)],
+      ["another checkout's token", postForm(app, `/checkout/${pref.id}`, otherCheckout, cardFields)],
       [
         'a forged token',
-        post(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: 'A'.repeat(43) }, cardFields),
+        postForm(app, `/checkout/${pref.id}`, { cookie: session.cookie, token: 'A'.repeat(43) }, cardFields),
       ],
     ];
     for (const [what, attempt] of attempts) {
@@ -601,10 +575,10 @@ describe('checkout pages: CSRF', () => {
       { origin: 'https://evil.example', referer: `${OUR_ORIGIN}/checkout/${pref.id}` },
     ];
     for (const headers of foreign) {
-      const res = await post(app, `/checkout/${pref.id}`, session, cardFields, headers);
+      const res = await postForm(app, `/checkout/${pref.id}`, session, cardFields, headers);
       assert.equal(res.statusCode, 403, `${JSON.stringify(headers)}: ${res.body}`);
     }
-    const simulate = await post(
+    const simulate = await postForm(
       app,
       `/checkout/${pref.id}/orders/AAAAAAAAAAAAAAAAAAAAAA/simulate`,
       session,
@@ -615,7 +589,7 @@ describe('checkout pages: CSRF', () => {
     );
     assert.equal(simulate.statusCode, 403);
     // The same server reached by its own host name is same-origin too.
-    const byHost = await post(app, `/checkout/${pref.id}`, session, cardFields, {
+    const byHost = await postForm(app, `/checkout/${pref.id}`, session, cardFields, {
       origin: 'http://checkout.internal:8080',
       host: 'checkout.internal:8080',
     });
@@ -626,9 +600,12 @@ describe('checkout pages: CSRF', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: USD_BANK_TRANSFER_ID });
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
+      ...PAYER,
+      payment_method_id: USD_BANK_TRANSFER_ID,
+    });
     const orderUrl = String(res.headers.location);
-    const forged = await post(app, `${orderUrl}/simulate`, null, {});
+    const forged = await postForm(app, `${orderUrl}/simulate`, null, {});
     assert.equal(forged.statusCode, 403);
     assert.equal((await app.inject({ url: `${orderUrl}/status` })).json().status, 'OPENED');
   });
@@ -640,7 +617,7 @@ describe('checkout pages: CSRF', () => {
     await before.cobro.close();
     // A new process on the same database and SECRETS_KEY: a restart, or another instance.
     const after = await buildTestApp(t, 'sqlite', { databaseUrl: before.config.databaseUrl });
-    const res = await post(after.app, `/checkout/${pref.id}`, session, cardFields);
+    const res = await postForm(after.app, `/checkout/${pref.id}`, session, cardFields);
     assert.equal(res.statusCode, 303, res.body);
     const read = await after.app.inject({
       url: `/v1/checkout_preferences/${pref.id}`,
@@ -670,7 +647,7 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
     const { res: form, session } = await open(app, `/checkout/${pref.id}`);
     // The page may post to the merchant's origin only because that is where its 303 goes.
     assert.match(String(form.headers['content-security-policy']), /form-action 'self' https:\/\/shop\.example;/);
-    const declined = await post(app, `/checkout/${pref.id}`, session, {
+    const declined = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4000000000000002',
@@ -682,7 +659,7 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
       declined.headers.location,
       `${ERROR}&checkout_preference_id=${pref.id}&payment_order_id=${declinedId}&status=REJECTED`,
     );
-    const paid = await post(app, `/checkout/${pref.id}`, session, {
+    const paid = await postForm(app, `/checkout/${pref.id}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242424242424242',
@@ -707,7 +684,10 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant, { custom_urls: { success_payment_redirect: SUCCESS } });
     const { session } = await open(app, `/checkout/${pref.id}`);
-    const res = await post(app, `/checkout/${pref.id}`, session, { ...PAYER, payment_method_id: USD_BANK_TRANSFER_ID });
+    const res = await postForm(app, `/checkout/${pref.id}`, session, {
+      ...PAYER,
+      payment_method_id: USD_BANK_TRANSFER_ID,
+    });
     const orderUrl = String(res.headers.location);
     assert.match(orderUrl, /^\/checkout\/[A-Za-z0-9]{22}\/orders\/[A-Za-z0-9]{22}$/);
     const orderId = orderUrl.split('/').pop() ?? '';
@@ -741,7 +721,7 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
     // Without stored URLs: our own result page.
     const plain = await createPreference(app, merchant);
     const { session } = await open(app, `/checkout/${plain.id}?${query}`);
-    const res = await post(app, `/checkout/${plain.id}?${query}`, session, {
+    const res = await postForm(app, `/checkout/${plain.id}?${query}`, session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242424242424242',
@@ -759,7 +739,7 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
     // With stored URLs: exactly the stored one.
     const withUrls = await createPreference(app, merchant, { custom_urls: { success_payment_redirect: SUCCESS } });
     const second = await open(app, `/checkout/${withUrls.id}?${query}`);
-    const paid = await post(app, `/checkout/${withUrls.id}?${query}`, second.session, {
+    const paid = await postForm(app, `/checkout/${withUrls.id}?${query}`, second.session, {
       ...PAYER,
       payment_method_id: USD_CARD_ID,
       card_number: '4242424242424242',
@@ -862,7 +842,7 @@ describe('checkout pages: a finished checkout keeps the payer private', () => {
       form.body,
       /data-test="payer">Marisol Quintanilla · marisol\.quintanilla@payer\.example · \+56987654321</,
     );
-    const paidByCard = await post(app, `/checkout/${pref.id}`, session, {
+    const paidByCard = await postForm(app, `/checkout/${pref.id}`, session, {
       payment_method_id: USD_CARD_ID,
       card_number: '4242 4242 4242 4242',
       ...CARD,
@@ -878,7 +858,7 @@ describe('checkout pages: a finished checkout keeps the payer private', () => {
     assert.match(result.body, /data-test="result-paid"/);
     assertReceiptOnly(result, 'paid order');
     // The form that was open before the payment, posted again: the closed page, still the receipt only.
-    const late = await post(app, `/checkout/${pref.id}`, session, { payment_method_id: USD_CARD_ID, ...CARD });
+    const late = await postForm(app, `/checkout/${pref.id}`, session, { payment_method_id: USD_CARD_ID, ...CARD });
     assert.equal(late.statusCode, 409, late.body);
     assertReceiptOnly(late, 'post after payment');
     await assertStatusJson(app, pref.id, orderId, 'CLOSED');
@@ -930,7 +910,7 @@ describe('checkout pages: XSS (R20, server side)', () => {
       assertInert(form.body, payload, 'form');
       // The same text reaches the validation page, the result page and the paid page.
       const session = { cookie: cookieFrom(form) ?? '', token: tokenFrom(form.body) };
-      const invalid = await post(app, `/checkout/${pref.id}`, session, {
+      const invalid = await postForm(app, `/checkout/${pref.id}`, session, {
         email: payload,
         phone: payload,
         payment_method_id: payload,

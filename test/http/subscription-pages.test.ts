@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createPaymentLink, createPreference } from '../support/builders.ts';
+import { cookieFrom, FORM, OUR_ORIGIN, postForm, tokenFrom } from '../support/page-forms.ts';
 import { withoutRandomTokens } from '../support/page-text.ts';
 import { pay } from '../support/payments.ts';
 import type { TestApp, TestMerchant } from '../support/test-app.ts';
@@ -13,24 +14,7 @@ import { assertError, UNKNOWN_ID } from './helpers.ts';
  * renewal e-mails: what it shows, who may open it, and the two things a payer can do there.
  */
 
-/** PUBLIC_URL of the test harness: the origin a payer's browser posts from. */
-const OUR_ORIGIN = 'http://127.0.0.1:3000';
-const FORM = 'application/x-www-form-urlencoded';
 const DAY = 86_400;
-
-type Session = { cookie: string; token: string };
-
-function cookieFrom(res: LightMyRequestResponse): string | null {
-  const header = res.headers['set-cookie'];
-  const first = Array.isArray(header) ? header[0] : header;
-  return first ? (first.split(';')[0] ?? null) : null;
-}
-
-function tokenFrom(body: string): string {
-  const m = /name="csrf_token" value="([^"]+)"/.exec(body);
-  assert.ok(m?.[1], `no CSRF token in the page: ${body.slice(0, 400)}`);
-  return m[1];
-}
 
 /** The page's path and query from the signed URL (PUBLIC_URL is not where inject sends). */
 function pathOf(url: string): string {
@@ -60,21 +44,6 @@ async function open(app: FastifyInstance, path: string, cookie: string | null = 
     assert.match(String(res.headers['set-cookie']), /; Path=\/subscriptions; HttpOnly; SameSite=Strict$/);
   }
   return { res, session: { cookie: kept, token: tokenFrom(res.body) } };
-}
-
-function post(
-  app: FastifyInstance,
-  path: string,
-  session: Session | null,
-  fields: Record<string, string>,
-): Promise<LightMyRequestResponse> {
-  const body = new URLSearchParams(session ? { csrf_token: session.token, ...fields } : fields).toString();
-  return app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': FORM, origin: OUR_ORIGIN, ...(session ? { cookie: session.cookie } : {}) },
-    payload: body,
-  });
 }
 
 /** The text of the element carrying `data-test="<name>"` (the page's markup is ours and simple). */
@@ -213,7 +182,7 @@ describe('the payer subscription page', () => {
     assert.match(confirm.res.body, /Yes, cancel subscription/);
     assert.equal((await recurrent(ctx, recId)).status, 'ACTIVE', 'opening the confirmation changes nothing');
 
-    const noToken = await post(ctx.app, `/subscriptions/${recId}/cancel`, null, { sig });
+    const noToken = await postForm(ctx.app, `/subscriptions/${recId}/cancel`, null, { sig });
     assert.equal(noToken.statusCode, 403, noToken.body);
     assert.match(noToken.body, /data-test="subscription-csrf"/);
     const foreignSite = await ctx.app.inject({
@@ -223,11 +192,11 @@ describe('the payer subscription page', () => {
       payload: new URLSearchParams({ csrf_token: confirm.session.token, sig }).toString(),
     });
     assert.equal(foreignSite.statusCode, 403, foreignSite.body);
-    const badSig = await post(ctx.app, `/subscriptions/${recId}/cancel`, confirm.session, { sig: 'x'.repeat(43) });
+    const badSig = await postForm(ctx.app, `/subscriptions/${recId}/cancel`, confirm.session, { sig: 'x'.repeat(43) });
     assert.equal(badSig.statusCode, 404, badSig.body);
     assert.equal((await recurrent(ctx, recId)).status, 'ACTIVE');
 
-    const done = await post(ctx.app, `/subscriptions/${recId}/cancel`, confirm.session, { sig });
+    const done = await postForm(ctx.app, `/subscriptions/${recId}/cancel`, confirm.session, { sig });
     assert.equal(done.statusCode, 303, done.body);
     assert.equal(done.headers.location, `/subscriptions/${recId}?sig=${sig}&done=canceled`);
     const after = await ctx.app.inject({ url: String(done.headers.location) });
@@ -296,7 +265,7 @@ describe('the payer subscription page', () => {
     const sig = new URL(path, OUR_ORIGIN).searchParams.get('sig') ?? '';
     const page = await open(ctx.app, path);
 
-    const invalid = await post(ctx.app, `/subscriptions/${recId}/card`, page.session, {
+    const invalid = await postForm(ctx.app, `/subscriptions/${recId}/card`, page.session, {
       sig,
       card_number: '4242 4242 4242 4241',
       card_expiry: '13/99',
@@ -310,7 +279,7 @@ describe('the payer subscription page', () => {
     assert.ok(!invalid.body.includes('4242 4242 4242 4241') && !invalid.body.includes('4242424242424241'));
     assert.equal(field(invalid.body, 'method'), 'Visa ending in 4242', 'the card did not change');
 
-    const saved = await post(ctx.app, `/subscriptions/${recId}/card`, page.session, {
+    const saved = await postForm(ctx.app, `/subscriptions/${recId}/card`, page.session, {
       sig,
       card_number: '4000 0000 0000 0341',
       card_expiry: '12/34',
@@ -343,7 +312,7 @@ describe('the payer subscription page', () => {
     const { recId, path } = await cardSubscription(ctx);
     const sig = new URL(path, OUR_ORIGIN).searchParams.get('sig') ?? '';
     const page = await open(ctx.app, path);
-    const tooLong = await post(ctx.app, `/subscriptions/${recId}/card`, page.session, {
+    const tooLong = await postForm(ctx.app, `/subscriptions/${recId}/card`, page.session, {
       sig,
       card_number: '4'.repeat(41),
       card_expiry: '12/34',
@@ -352,7 +321,7 @@ describe('the payer subscription page', () => {
     });
     assert.equal(tooLong.statusCode, 400, tooLong.body);
     assert.equal(field(tooLong.body, 'error-card_number'), 'This is too long.');
-    const expired = await post(ctx.app, `/subscriptions/${recId}/card`, page.session, {
+    const expired = await postForm(ctx.app, `/subscriptions/${recId}/card`, page.session, {
       sig,
       card_number: '4242424242424242',
       card_expiry: '01/20',
