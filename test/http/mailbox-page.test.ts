@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPaymentLink, createPreference } from '../support/builders.ts';
-import { pay } from '../support/payments.ts';
+import { payPixSubscription } from '../support/payments.ts';
 import { buildTestApp } from '../support/test-app.ts';
 
 test('the test-mode mailbox page shows the kept renewal e-mails, escaped, behind a signed link', async (t) => {
   const ctx = await buildTestApp(t);
-  const link = await createPaymentLink(ctx.app, ctx.merchant, {
-    title: 'Revista <b>Mensal</b>',
-    amount: 30,
-    currency: 'BRL',
-    interval_type: 'MONTH',
-    interval_count: 3,
-  });
-  const pref = await createPreference(ctx.app, ctx.merchant, {
-    type: 'SUBSCRIPTION',
-    payment_link_id: link.id,
-    payment_method_types: ['PIX'],
-  });
-  const order = await pay(ctx.app, ctx.merchant, pref.id, {
-    payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
-  });
+  const { order } = await payPixSubscription(ctx.app, ctx.merchant, { title: 'Revista <b>Mensal</b>' });
   assert.equal(order.json().status, 'CLOSED', order.body);
   await ctx.app.inject({
     method: 'POST',

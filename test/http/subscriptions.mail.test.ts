@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createPaymentLink, createPreference } from '../support/builders.ts';
-import { pay } from '../support/payments.ts';
+import { payPixSubscription } from '../support/payments.ts';
 import { startSmtpInbox } from '../support/smtp-inbox.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { buildTestApp, describeBackends } from '../support/test-app.ts';
@@ -17,19 +16,7 @@ const DAY_MS = 86_400_000;
 type Mail = { id: string; to: string; subject: string; text: string; status: string; created_at: string };
 
 async function pixSubscription(ctx: TestApp, email = 'ana@example.com') {
-  const link = await createPaymentLink(ctx.app, ctx.merchant, {
-    title: 'Revista Mensal',
-    amount: 30,
-    currency: 'BRL',
-    interval_type: 'MONTH',
-    interval_count: 3,
-  });
-  const pref = await createPreference(ctx.app, ctx.merchant, {
-    type: 'SUBSCRIPTION',
-    payment_link_id: link.id,
-    payment_method_types: ['PIX'],
-  });
-  const order = await pay(ctx.app, ctx.merchant, pref.id, { payer: { email, first_name: 'Ana', last_name: 'Souza' } });
+  const { pref, order } = await payPixSubscription(ctx.app, ctx.merchant, { email });
   assert.equal(order.json().status, 'CLOSED', order.body);
   const recId = String(order.json().recurrent_payment_id);
   const rec = await ctx.app.inject({ url: `/v1/recurrent_payments/${recId}`, headers: ctx.merchant.authHeaders });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createPaymentLink, createPreference } from './builders.ts';
 import type { TestMerchant } from './test-app.ts';
 
 export type OrderBody = Record<string, unknown> & {
@@ -52,4 +53,29 @@ export async function advanceClock(app: FastifyInstance, merchant: TestMerchant,
   if (res.statusCode !== 200) {
     throw new Error(`clock advance: ${res.statusCode} ${res.body}`);
   }
+}
+
+/**
+ * A subscriber (Ana) paying the first period of a plan of 30 BRL every three months by PIX:
+ * the plan's checkout and the first order as the pay test helper answers it.
+ */
+export async function payPixSubscription(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  { title = 'Revista Mensal', email = 'ana@example.com' }: { title?: string; email?: string } = {},
+) {
+  const link = await createPaymentLink(app, merchant, {
+    title,
+    amount: 30,
+    currency: 'BRL',
+    interval_type: 'MONTH',
+    interval_count: 3,
+  });
+  const pref = await createPreference(app, merchant, {
+    type: 'SUBSCRIPTION',
+    payment_link_id: link.id,
+    payment_method_types: ['PIX'],
+  });
+  const order = await pay(app, merchant, pref.id, { payer: { email, first_name: 'Ana', last_name: 'Souza' } });
+  return { pref, order };
 }

@@ -7,11 +7,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { checkPaymentSettings } from '../../../src/domain/merchants/payment-settings.ts';
 import { BTC_TESTNET_TEST_VPUB, EVM_TEST_XPUB } from '../../../src/providers/crypto-onchain/derivation.ts';
 import { paymentKeyChecks } from '../../../src/providers/payment-key-checks.ts';
-import { createPaymentLink, createPreference } from '../../support/builders.ts';
+import { createPreference } from '../../support/builders.ts';
 import { DashboardClient, signedInMember } from '../../support/dashboard-client.ts';
 import { cobroArgs } from '../../support/dist.ts';
 import { HTML_PAGE, png, SCRIPTED_SVG, TINY_GIF, TINY_JPEG } from '../../support/images.ts';
-import { pay } from '../../support/payments.ts';
+import { payPixSubscription } from '../../support/payments.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import { buildTestApp, describeBackends } from '../../support/test-app.ts';
 
@@ -351,21 +351,7 @@ describeBackends('dashboard settings: business profile', (build) => {
     const owner = await signedIn(ctx, 'owner');
     await owner.get(`${T}/settings/profile`);
     await owner.post(`${T}/settings/profile`, PROFILE);
-    const link = await createPaymentLink(ctx.app, ctx.merchant, {
-      title: 'Revista Mensal',
-      amount: 30,
-      currency: 'BRL',
-      interval_type: 'MONTH',
-      interval_count: 3,
-    });
-    const pref = await createPreference(ctx.app, ctx.merchant, {
-      type: 'SUBSCRIPTION',
-      payment_link_id: link.id,
-      payment_method_types: ['PIX'],
-    });
-    const order = await pay(ctx.app, ctx.merchant, pref.id, {
-      payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
-    });
+    const { order } = await payPixSubscription(ctx.app, ctx.merchant);
     const rec = await ctx.app.inject({
       url: `/v1/recurrent_payments/${order.json().recurrent_payment_id}`,
       headers: ctx.merchant.authHeaders,
