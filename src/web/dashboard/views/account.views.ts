@@ -124,7 +124,7 @@ function refusedDetail(d: AuditEntry['detail']): SafeHtml {
 /** One page of the audit log, newest first; `olderHref` links the next page when there is one. */
 export function auditLogPage(entries: readonly AuditEntry[], olderHref: string | null): SafeHtml {
   return html`<h1>${tr('Audit log')}</h1>
-<div class="table-wrap" tabindex="0"><table data-test="audit"><caption>${tr('Every dashboard action and every key, endpoint and team change, newest first')}</caption>
+<div class="table-wrap" tabindex="0"><table data-test="audit"><caption>${tr('Every dashboard action, every refused attempt and every key, endpoint and team change, newest first')}</caption>
 <thead><tr><th scope="col">${tr('When')}</th><th scope="col">${tr('Who')}</th><th scope="col">${tr('What')}</th><th scope="col">${tr('Object')}</th><th scope="col">${tr('From')}</th></tr></thead>
 <tbody>${entries.map(
     (e) =>

@@ -99,9 +99,9 @@ export const settingsWords = {
     es: '{count} rechazos similares anteriores a este se contaron sin anotarse.',
     pt: '{count} recusas semelhantes anteriores a esta foram contadas sem serem registradas.',
   },
-  'Every dashboard action and every key, endpoint and team change, newest first': {
-    es: 'Cada acción del panel y cada cambio de claves, endpoints y equipo, las más recientes primero',
-    pt: 'Cada ação do painel e cada mudança de chaves, endpoints e equipe, as mais recentes primeiro',
+  'Every dashboard action, every refused attempt and every key, endpoint and team change, newest first': {
+    es: 'Cada acción del panel, cada intento rechazado y cada cambio de claves, endpoints y equipo, las más recientes primero',
+    pt: 'Cada ação do painel, cada tentativa recusada e cada mudança de chaves, endpoints e equipe, as mais recentes primeiro',
   },
   When: { es: 'Cuándo', pt: 'Quando' },
   Who: { es: 'Quién', pt: 'Quem' },
