@@ -4,12 +4,10 @@ import type { AuditEntry, DashboardSession, Invitation, MemberView } from '../..
 import type { SafeHtml } from '../../kit/html.ts';
 import { html, trustedMarkup } from '../../kit/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
-import { formatTime, t as tr } from '../i18n.ts';
-import { csrfField, problems } from './layout.ts';
+import { t as tr } from '../i18n.ts';
+import { csrfField, problems, time } from './layout.ts';
 
 const ROLE_OPTIONS = ['owner', 'admin', 'developer', 'viewer'] as const;
-
-const time = (ms: number) => html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms)}</time>`;
 
 // ---- Security: two-factor and sessions ------------------------------------------------------
 

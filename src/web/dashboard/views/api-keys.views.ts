@@ -2,8 +2,8 @@ import type { ApiKey } from '../../../domain/merchants/merchant.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { back, notice, time } from './developers.views.ts';
-import { csrfField, problems } from './layout.ts';
+import { back, notice } from './developers.views.ts';
+import { csrfField, problems, time } from './layout.ts';
 
 /** `ck_test_AbCd…`: enough to recognise a key, not the whole of it. */
 export const keyPrefix = (key: string): string => `${key.slice(0, 12)}…`;

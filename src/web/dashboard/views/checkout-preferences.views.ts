@@ -3,9 +3,9 @@ import type { PaymentOrder } from '../../../domain/payment-orders/payment-order.
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { csrfField, problems } from './layout.ts';
+import { csrfField, problems, time } from './layout.ts';
 import type { ListInput, ListPageParts, PaymentsKit } from './payments.views.ts';
-import { listPage, METHOD_TYPE_NAMES, METHOD_TYPES, payerName, statusBadge, time } from './payments.views.ts';
+import { listPage, METHOD_TYPE_NAMES, METHOD_TYPES, payerName, statusBadge } from './payments.views.ts';
 
 export const PREFERENCE_STATUS_OPTIONS = ['OPEN', 'PAID', 'EXPIRED'] as const;
 

@@ -1,11 +1,8 @@
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
-import { formatTime, t as tr } from '../i18n.ts';
+import { t as tr } from '../i18n.ts';
 
 // What the Developers pages (API keys, webhook endpoints, events) share.
-
-export const time = (ms: number | null): SafeHtml | string =>
-  ms === null ? '—' : html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms)}</time>`;
 
 export const notice = (text: string | null): SafeHtml | null =>
   text ? html`<p class="notice" role="status" data-test="notice">${text}</p>` : null;

@@ -3,8 +3,8 @@ import type { WebhookAttempt, WebhookDelivery } from '../../../domain/webhooks/w
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { back, notice, time } from './developers.views.ts';
-import { csrfField } from './layout.ts';
+import { back, notice } from './developers.views.ts';
+import { csrfField, time } from './layout.ts';
 
 /** The deliveries of an event or to an endpoint, one row per attempt (the newest first). */
 export function deliveriesTable(

@@ -2,7 +2,7 @@ import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
-import { t as tr } from '../i18n.ts';
+import { formatTime, t as tr } from '../i18n.ts';
 
 /** The five sections, named the same in every language (see i18n.ts). */
 export const SECTIONS = [
@@ -140,4 +140,9 @@ export function confirmStep(input: {
 <button type="submit" data-test="confirm">${input.button}</button>
 <a class="button button--secondary" href="${input.cancelHref}">${tr('Cancel')}</a>
 </form>`;
+}
+
+/** A moment as every dashboard page shows it: a `<time>` in the reader's format, or a dash. */
+export function time(ms: number | null): SafeHtml {
+  return ms === null ? html`—` : html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms)}</time>`;
 }

@@ -7,10 +7,10 @@ import type { RecurrentPayment } from '../../../domain/subscriptions/recurrent-p
 import type { SafeHtml } from '../../kit/html.ts';
 import { html, trustedMarkup } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { csrfField, problems } from './layout.ts';
+import { csrfField, problems, time } from './layout.ts';
 import { subscriberTable } from './recurrent-payments.views.ts';
 import type { MoneyFormat } from './subscription-terms.views.ts';
-import { lengthText, priceText, statusBadge, time, trialText, UNIT } from './subscription-terms.views.ts';
+import { lengthText, priceText, statusBadge, trialText, UNIT } from './subscription-terms.views.ts';
 
 // Plans (payment links): the list, the form that creates a plan or its next version, a plan's page, archiving.
 

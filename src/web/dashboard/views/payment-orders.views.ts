@@ -4,9 +4,9 @@ import type { WebhookAttempt, WebhookDelivery } from '../../../domain/webhooks/w
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { csrfField, problems } from './layout.ts';
+import { csrfField, problems, time } from './layout.ts';
 import type { ListInput, ListPageParts, PaymentsKit } from './payments.views.ts';
-import { listPage, METHOD_TYPE_NAMES, payerName, statusBadge, time } from './payments.views.ts';
+import { listPage, METHOD_TYPE_NAMES, payerName, statusBadge } from './payments.views.ts';
 
 export const ORDER_STATUS_OPTIONS = ['OPENED', 'CLOSED', 'REJECTED', 'EXPIRED', 'REFUNDED'] as const;
 

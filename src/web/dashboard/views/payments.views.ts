@@ -3,7 +3,7 @@ import type { Page } from '../../../domain/shared/page.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { cursorParam, withQuery } from '../../kit/query.ts';
-import { formatTime, t as tr } from '../i18n.ts';
+import { t as tr } from '../i18n.ts';
 import { problems } from './layout.ts';
 
 /** What every payments view needs from its request. */
@@ -43,10 +43,6 @@ export const METHOD_TYPE_NAMES: Record<PaymentMethodType, string> = {
   CASH: 'Cash',
 };
 export const METHOD_TYPES = Object.keys(METHOD_TYPE_NAMES) as PaymentMethodType[];
-
-export function time(ms: number | null): SafeHtml {
-  return ms === null ? html`—` : html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms)}</time>`;
-}
 
 export function payerName(p: { firstName: string | null; lastName: string | null }): string {
   return [p.firstName, p.lastName].filter((x) => x !== null && x !== '').join(' ');

@@ -7,9 +7,9 @@ import type { RecurrentPayment } from '../../../domain/subscriptions/recurrent-p
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { csrfField, problems } from './layout.ts';
+import { csrfField, problems, time } from './layout.ts';
 import type { MoneyFormat } from './subscription-terms.views.ts';
-import { lengthText, priceText, statusBadge, time, trialText } from './subscription-terms.views.ts';
+import { lengthText, priceText, statusBadge, trialText } from './subscription-terms.views.ts';
 
 // Subscribers (recurrent payments): the list, a subscriber's page with its periods and charges, cancelling.
 

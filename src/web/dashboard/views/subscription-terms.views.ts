@@ -3,7 +3,7 @@ import type { IntervalType } from '../../../domain/subscriptions/payment-link.ts
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import type { DashboardMessages } from '../i18n.ts';
-import { formatMoney, formatTime } from '../i18n.ts';
+import { formatMoney } from '../i18n.ts';
 
 // How the terms that plans and their subscriptions share read: price, length, trial, status.
 
@@ -23,9 +23,6 @@ export const UNIT: Readonly<Record<IntervalType, readonly [string, string]>> = {
 };
 
 const units = (count: number, type: IntervalType): string => `${count} ${UNIT[type][count === 1 ? 0 : 1]}`;
-
-export const time = (ms: number | null): SafeHtml | string =>
-  ms === null ? '—' : html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms)}</time>`;
 
 /** `$9.99 / month`. */
 export const priceText = (money: MoneyFormat, amountMinor: bigint, currency: string, type: IntervalType): string =>

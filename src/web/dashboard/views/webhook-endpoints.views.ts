@@ -2,9 +2,9 @@ import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../../
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
-import { back, notice, time } from './developers.views.ts';
+import { back, notice } from './developers.views.ts';
 import { deliveriesTable } from './events.views.ts';
-import { csrfField, problems } from './layout.ts';
+import { csrfField, problems, time } from './layout.ts';
 
 export function endpointListPage(input: {
   base: string;
