@@ -94,6 +94,7 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
                     ...(c.lagBlocks === null ? {} : { scan_lag_blocks: c.lagBlocks }),
                     errors: c.errors,
                     last_error: c.lastError,
+                    ...(c.tokens === undefined ? {} : { tokens: c.tokens }),
                   },
                 ]),
               ),

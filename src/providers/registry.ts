@@ -57,7 +57,7 @@ export function createProviders(
       CRYPTO_ONCHAIN: new CryptoOnchainProvider(
         decimalsOf,
         options.requiredConfirmations ?? (() => 2),
-        (network) => liveChains.watches(network),
+        (network, currency) => liveChains.watches(network, currency),
         options.evmNetworks,
       ),
       BANK_TRANSFER: new BankTransferProvider(decimalsOf),
