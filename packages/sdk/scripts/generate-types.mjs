@@ -25,8 +25,33 @@ export async function generateTypes(documentText) {
   return HEADER + astToString(ast);
 }
 
+/**
+ * `--check`: compares instead of writing, exits 1 naming the first line that differs.
+ * `--document FILE`: another OpenAPI document than docs/openapi.json.
+ */
+async function main(args) {
+  const at = args.indexOf('--document');
+  const document = at === -1 ? OPENAPI_DOCUMENT : args[at + 1];
+  const text = await generateTypes(await readFile(document, 'utf8'));
+  if (!args.includes('--check')) {
+    await writeFile(SCHEMA_FILE, text);
+    process.stdout.write(`wrote ${SCHEMA_FILE} (${text.length} bytes)\n`);
+    return;
+  }
+  const committed = (await readFile(SCHEMA_FILE, 'utf8')).split('\n');
+  const fresh = text.split('\n');
+  const line = fresh.findIndex((l, i) => l !== committed[i]);
+  if (line === -1 && fresh.length === committed.length) {
+    process.stdout.write('packages/sdk/src/schema.ts is up to date\n');
+    return;
+  }
+  const n = line === -1 ? fresh.length : line;
+  process.stderr.write(
+    `packages/sdk/src/schema.ts is stale: first difference at line ${n + 1}\n  committed: ${committed[n] ?? '(end)'}\n  generated: ${fresh[n] ?? '(end)'}\nRun npm run sdk:types.\n`,
+  );
+  process.exitCode = 1;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const text = await generateTypes(await readFile(OPENAPI_DOCUMENT, 'utf8'));
-  await writeFile(SCHEMA_FILE, text);
-  process.stdout.write(`wrote ${SCHEMA_FILE} (${text.length} bytes)\n`);
+  await main(process.argv.slice(2));
 }
