@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import type { ChainSourceStatus } from '../domain/payment-methods/payment-provider.ts';
 import { AppError } from '../domain/shared/errors.ts';
 import type { Services } from '../services.ts';
+import { operationSchemaNames } from './openapi-names.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -29,6 +30,39 @@ import { subscriptionTestHelperRoutes } from './routes/v1/test-helpers.subscript
 import { testHelperRoutes } from './routes/v1/test-helpers.ts';
 import { webhookEndpointRoutes } from './routes/v1/webhook-endpoints.ts';
 import { ErrorBody } from './schemas/common.ts';
+
+const webhookHeader = (name: string, description: string) => ({
+  name,
+  in: 'header' as const,
+  required: true,
+  schema: { type: 'string' as const },
+  description,
+});
+
+/** What Cobro sends to a webhook URL (docs/webhooks.md): the OpenAPI 3.1 `webhooks` section. */
+const webhookRequest = {
+  post: {
+    operationId: 'receiveEvent',
+    summary: 'A status change, POSTed to status_changes_webhook and to the subscribed webhook endpoints',
+    description:
+      'Signed as Standard Webhooks: verify the raw body with the whsec_ secret, reject a timestamp more than 5 minutes away, de-duplicate on webhook-id. Delivered at least once; order is not promised (use sequence).',
+    parameters: [
+      webhookHeader('webhook-id', 'The event id (the body id), the same on every retry'),
+      webhookHeader('webhook-timestamp', 'Seconds since the epoch of this attempt'),
+      webhookHeader(
+        'webhook-signature',
+        'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">; two space-separated values while a secret rotates',
+      ),
+    ],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CobroEvent' } } },
+    },
+    responses: {
+      '2XX': { description: 'Any 2xx within 15 seconds is a delivery; anything else is retried for about 3 days' },
+    },
+  },
+};
 
 export type ApiOptions = {
   publicUrl: string;
@@ -66,7 +100,9 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
         },
       },
       security: [{ apiKey: [], apiSecret: [] }],
+      webhooks: { event: webhookRequest },
     },
+    ...operationSchemaNames(),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
