@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
-import { after, afterEach, before, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
@@ -9,7 +9,8 @@ import { AppError } from '../../src/domain/shared/errors.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { createPreference } from '../support/builders.ts';
 import { getOrder } from '../support/payments.ts';
-import { StripeStandIn } from '../support/stripe-stand-in.ts';
+import type { StripeStandIn } from '../support/stripe-stand-in.ts';
+import { useStripeStandIn } from '../support/stripe-stand-in.ts';
 import type { BuildOptions, TestApp } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
 
@@ -19,15 +20,10 @@ import { describeBackends } from '../support/test-app.ts';
  * request schemas, so these tests also fail on a parameter Stripe would refuse.
  */
 
+const standIns = useStripeStandIn();
 let standIn: StripeStandIn;
-before(async () => {
-  standIn = await StripeStandIn.start();
-});
-after(async () => {
-  await standIn.close();
-});
-afterEach(() => {
-  assert.deepEqual(standIn.violations, [], 'every request Cobro sent fits the published contract');
+beforeEach(() => {
+  standIn = standIns();
 });
 
 /** Every log line the app writes, through the production logger (its scrubbing included). */
@@ -83,7 +79,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     assert.match(view.webhookUrl, /^http:\/\/127\.0\.0\.1:3000\/connectors\/stripe\/webhooks\/[A-Za-z0-9]{24}$/);
     const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
     assert.equal(endpoint?.url, view.webhookUrl);
-    assert.ok((endpoint?.enabled_events as string[]).includes('payment_intent.succeeded'));
+    assert.ok((endpoint?.enabled_events as string[] | undefined)?.includes('payment_intent.succeeded'));
     assert.ok(
       standIn.requests.some((r) => r.operation === 'GET /v1/account'),
       'the key was checked with GET /v1/account',
@@ -368,8 +364,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     const s = await openStripeOrder(ctx);
     assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'OPENED');
     assert.equal(
-      standIn.paymentIntents.get(s.intent.id)?.metadata &&
-        (standIn.paymentIntents.get(s.intent.id)?.metadata as Record<string, string>).cobro_payment_order_id,
+      (standIn.paymentIntents.get(s.intent.id)?.metadata as Record<string, string> | undefined)?.cobro_payment_order_id,
       s.order.id,
     );
     const event = standIn.event(s.endpoint, 'payment_intent.succeeded', standIn.succeed(s.intent.id));

@@ -1,8 +1,10 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { after, afterEach, before } from 'node:test';
 import type { ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
 import Stripe from 'stripe';
@@ -523,4 +525,28 @@ export class StripeStandIn {
         return [501, { error: { type: 'api_error', message: `the stand-in does not carry out ${operation}` } }];
     }
   }
+}
+
+/**
+ * One stand-in for a test file: started before its first test, closed after its last; after
+ * each test, no request may have broken the published contract. Returns a getter (the stand-in
+ * exists once the file's tests start).
+ */
+export function useStripeStandIn(): () => StripeStandIn {
+  let standIn: StripeStandIn | null = null;
+  before(async () => {
+    standIn = await StripeStandIn.start();
+  });
+  after(async () => {
+    await standIn?.close();
+  });
+  afterEach(() => {
+    assert.deepEqual(standIn?.violations ?? [], [], 'every request Cobro sent fits the published contract');
+  });
+  return () => {
+    if (!standIn) {
+      throw new Error('the Stripe stand-in starts with the first test of the file');
+    }
+    return standIn;
+  };
 }
