@@ -124,6 +124,23 @@ const vendored = {
 };
 writeFileSync(join(OUT, 'spec3.trimmed.json'), `${JSON.stringify(vendored, null, 1)}\n`);
 writeFileSync(join(OUT, 'LICENSE'), license);
+writeFileSync(
+  join(OUT, 'README.md'),
+  `# Stripe's OpenAPI description, trimmed
+
+\`spec3.trimmed.json\` is Stripe's published OpenAPI description of its API, version
+${spec.info.version}, from https://github.com/stripe/openapi (\`${vendored.info['x-vendored-from'].file}\`
+at commit ${values.commit}, ${values.date}), under the MIT licence (\`LICENSE\`, Stripe's own).
+It keeps only the paths Cobro calls and the schemas they reference, without descriptions:
+
+${PATHS.map((p) => `- \`${p}\``).join('\n')}
+
+The Stripe stand-in of the tests (\`test/support/stripe-stand-in.ts\`) checks every request
+Cobro sends against it. Written by \`scripts/vendor-stripe-openapi.mjs\` (its first lines say
+how to run it); do not edit by hand. Cobro's Stripe client asks for the same API version
+(\`STRIPE_API_VERSION\` in \`src/providers/card/stripe/stripe.client.ts\`; a test keeps them equal).
+`,
+);
 process.stdout.write(
   `vendor/stripe-openapi/spec3.trimmed.json: ${PATHS.length} paths, ${Object.keys(schemas).length} schemas, API ${spec.info.version}, commit ${values.commit}\n`,
 );
