@@ -10,6 +10,7 @@ import { operationSchemaNames } from './openapi-names.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { stripeWebhookRoute } from './routes/connectors/stripe.webhooks.ts';
 import { createCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.create.ts';
 import { getCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.get.ts';
 import { listCheckoutPreferencesRoute } from './routes/v1/checkout-preferences.list.ts';
@@ -144,6 +145,7 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.header('content-type', options.metrics.contentType).send(await options.metrics.metrics()),
   );
+  await app.register(stripeWebhookRoute, services);
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   // The merchant API: authenticated, rate limited per key, idempotent POSTs.
