@@ -26,7 +26,7 @@ export function carriedDetails(asked: AskedPayer, values: FormValues, method: Pa
   return html`<input type="hidden" name="${STEP_FIELD}" value="card">
 ${keep('email', asked.email)}${keep('first_name', asked.first_name)}${keep('last_name', asked.last_name)}${keep('phone', asked.phone)}
 <input type="hidden" name="payment_method_id" value="${method.id}">
-<p class="field"><span class="hint">${m.paymentMethod}</span> <strong data-test="selected-method">${m.methodTypeNames[method.type]}</strong></p>`;
+<div class="field"><span class="hint">${m.paymentMethod}</span> <strong data-test="selected-method">${m.methodTypeNames[method.type]}</strong></div>`;
 }
 
 /** Who pays, as the summary shows it on the card step: what the merchant gave, then what the payer typed. */
