@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
@@ -254,4 +255,22 @@ export async function fillCard(
 
 export async function pay(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}
+
+/** What the merchant's API says about the preference's latest order. */
+export async function latestOrder(
+  env: RunningCheckout,
+  prefId: string,
+): Promise<{ id: string; status: string; payment_method_id: string; payer: { email: string | null } }> {
+  const pref = await env.app.inject({ url: `/v1/checkout_preferences/${prefId}`, headers: env.merchant.authHeaders });
+  const orderId = (pref.json() as { payment_order_id: string | null }).payment_order_id;
+  assert.ok(orderId, pref.body);
+  const order = await env.app.inject({ url: `/v1/payment_orders/${orderId}`, headers: env.merchant.authHeaders });
+  return order.json();
+}
+
+/** Waits for the result page of a paid order, in English. */
+export async function expectPaidResult(page: Page): Promise<void> {
+  await page.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Payment received');
 }
