@@ -1,0 +1,182 @@
+import type { Mode } from '../merchants/merchant.ts';
+import type { StoredSettings } from '../merchants/merchant-settings.ts';
+import { readStoredSettings } from '../merchants/merchant-settings.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { PaymentMethod } from './payment-method.ts';
+
+/**
+ * Live mode offers only what can settle (INTERFACE.md §4): a method is offered to a live payer
+ * only when something real can take the money for that merchant. Test mode offers every
+ * enabled method (its providers are simulated, and missing settings use the test defaults).
+ */
+
+/** Why a method cannot be offered: a stable code for programs, and a sentence for people. */
+export type UnavailableCode =
+  | 'method_disabled'
+  | 'card_connector_missing'
+  | 'pix_key_missing'
+  | 'bank_details_missing'
+  | 'cash_network_missing'
+  | 'network_not_watched'
+  | 'token_disabled'
+  | 'xpub_missing'
+  | 'btc_network_mismatch';
+
+export type Unavailable = {
+  code: UnavailableCode;
+  /** An English sentence without its full stop, starting with a common word (it may be lower-cased into a longer message). */
+  message: string;
+};
+
+/** What a connector or the operator's chain sources can settle: implemented in providers/ and wired in main.ts. */
+export interface SettlementPort {
+  /** Whether live mode watches `network`; with `currency`, whether it watches that token there (a disabled token is not). */
+  watches(network: string, currency?: string): boolean;
+  /** The Bitcoin network live mode's Bitcoin source follows. */
+  readonly liveBitcoinNetwork: 'mainnet' | 'testnet';
+  /**
+   * Whether a connector of this merchant settles `type` in `mode`: a card processor for CARD, an
+   * API Pix account for PIX. Answered once per question, so a connector may look it up.
+   */
+  connected(type: 'CARD' | 'PIX', merchantId: string, mode: Mode): boolean | Promise<boolean>;
+}
+
+/** Everything the rule looks at for one merchant in one mode, gathered beforehand (no I/O in the rule). */
+export type SettlementFacts = {
+  mode: Mode;
+  settings: StoredSettings;
+  connected: { card: boolean; pix: boolean };
+  chains: Pick<SettlementPort, 'watches' | 'liveBitcoinNetwork'>;
+};
+
+const DISABLED: Unavailable = { code: 'method_disabled', message: 'Disabled on this server by its operator' };
+
+/**
+ * Null when `method` can be offered with these facts, else why not. Checked in the order a
+ * merchant would fix things: what only the operator can change (a network not watched) first,
+ * then what the merchant adds.
+ */
+export function whyUnavailable(method: PaymentMethod, facts: SettlementFacts): Unavailable | null {
+  if (method.status !== 'ENABLED') {
+    return DISABLED;
+  }
+  if (facts.mode === 'test') {
+    return null;
+  }
+  const { settings } = facts;
+  switch (method.type) {
+    case 'CARD':
+      return facts.connected.card
+        ? null
+        : { code: 'card_connector_missing', message: 'Card payments need a card processor connection' };
+    case 'PIX':
+      return facts.connected.pix || settings.pix
+        ? null
+        : { code: 'pix_key_missing', message: 'Needs a PIX key in the payment settings' };
+    case 'BANK_TRANSFER':
+      return settings.bank
+        ? null
+        : { code: 'bank_details_missing', message: 'Needs your bank details in the payment settings' };
+    case 'CASH':
+      // No voucher network is built in: a voucher nobody accepts must never reach a payer.
+      return { code: 'cash_network_missing', message: 'No voucher network is connected for cash payments' };
+    case 'CRYPTO_ONCHAIN':
+      return cryptoUnavailable(method, facts);
+  }
+}
+
+function cryptoUnavailable(method: PaymentMethod, facts: SettlementFacts): Unavailable | null {
+  const network = method.network?.id ?? '';
+  const networkName = method.network?.name ?? network;
+  if (!facts.chains.watches(network)) {
+    return { code: 'network_not_watched', message: `This server does not watch ${networkName}` };
+  }
+  if (!facts.chains.watches(network, method.currency)) {
+    return { code: 'token_disabled', message: `This server does not watch ${method.currency} on ${networkName}` };
+  }
+  const crypto = facts.settings.crypto;
+  if (network !== 'bitcoin') {
+    return crypto?.evm_xpub
+      ? null
+      : { code: 'xpub_missing', message: 'Needs your EVM extended public key in the payment settings' };
+  }
+  if (!crypto?.btc_xpub) {
+    return { code: 'xpub_missing', message: 'Needs your Bitcoin extended public key in the payment settings' };
+  }
+  // Addresses are derived for the key's network: testnet addresses on a mainnet source would never be seen paid.
+  const keyNetwork = crypto.btc_network ?? 'mainnet';
+  const watched = facts.chains.liveBitcoinNetwork;
+  return keyNetwork === watched
+    ? null
+    : {
+        code: 'btc_network_mismatch',
+        message: `Your Bitcoin extended public key is for ${keyNetwork}, and this server watches Bitcoin ${watched}`,
+      };
+}
+
+/** How messages name a method: "PIX in BRL", "USDT on Ethereum". */
+export function methodLabel(method: PaymentMethod): string {
+  return method.type === 'CRYPTO_ONCHAIN' && method.network
+    ? `${method.currency} on ${method.network.name}`
+    : `${method.type} in ${method.currency}`;
+}
+
+/** A reason as part of a longer message: "…is not available in live mode: needs a PIX key…". */
+export function reasonClause(reason: Unavailable): string {
+  return reason.message.charAt(0).toLowerCase() + reason.message.slice(1);
+}
+
+/** What one merchant can offer in one mode. */
+export type MethodOffer = {
+  /** The merchant's stored settings when they were read for this (live mode), so a caller reads them once. */
+  readonly settings: StoredSettings | null;
+  /** Null when a payer may be offered `method`, else why not. */
+  whyNot(method: PaymentMethod): Unavailable | null;
+};
+
+/** The catalogue as a merchant sees it: what cannot be offered is listed DISABLED (existing clients still see it). */
+export function asSeenWith(offer: MethodOffer, methods: readonly PaymentMethod[]): PaymentMethod[] {
+  return methods.map((m) => (m.status === 'ENABLED' && offer.whyNot(m) ? { ...m, status: 'DISABLED' } : m));
+}
+
+const NO_SETTINGS: StoredSettings = {};
+const NOTHING_CONNECTED = { card: false, pix: false };
+const TEST_OFFER: MethodOffer = {
+  settings: null,
+  whyNot: (method) =>
+    whyUnavailable(method, {
+      mode: 'test',
+      settings: NO_SETTINGS,
+      connected: NOTHING_CONNECTED,
+      chains: { watches: () => true, liveBitcoinNetwork: 'mainnet' },
+    }),
+};
+
+/**
+ * Gathers the facts `whyUnavailable` decides on: the merchant's stored settings and what the
+ * server's connectors and chain sources can settle. Test mode needs none of them, and reads nothing.
+ */
+export class MethodAvailabilityService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly port: SettlementPort,
+  ) {}
+
+  /** `settings`: the merchant's stored settings when the caller has just read them. */
+  async offerOf(merchantId: string, mode: Mode, settings?: StoredSettings): Promise<MethodOffer> {
+    if (mode === 'test') {
+      return TEST_OFFER;
+    }
+    const [stored, card, pix] = await Promise.all([
+      settings ?? this.readSettings(merchantId),
+      this.port.connected('CARD', merchantId, mode),
+      this.port.connected('PIX', merchantId, mode),
+    ]);
+    const facts: SettlementFacts = { mode, settings: stored, connected: { card, pix }, chains: this.port };
+    return { settings: stored, whyNot: (method) => whyUnavailable(method, facts) };
+  }
+
+  private async readSettings(merchantId: string): Promise<StoredSettings> {
+    return readStoredSettings(await this.uow.read.merchants.getSettings(merchantId));
+  }
+}
