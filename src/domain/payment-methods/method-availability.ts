@@ -26,6 +26,11 @@ export type Unavailable = {
   code: UnavailableCode;
   /** An English sentence without its full stop, starting with a common word (it may be lower-cased into a longer message). */
   message: string;
+  /**
+   * What the sentence names, for pages that say it in their own words: `network` (its name),
+   * `currency`, `key` (`bitcoin` or `evm`, for xpub_missing), `keyNetwork` and `watched` (Bitcoin's).
+   */
+  params: Readonly<Record<string, string>>;
 };
 
 /** What a connector or the operator's chain sources can settle: implemented in providers/ and wired in main.ts. */
@@ -49,7 +54,17 @@ export type SettlementFacts = {
   chains: Pick<SettlementPort, 'watches' | 'liveBitcoinNetwork'>;
 };
 
-const DISABLED: Unavailable = { code: 'method_disabled', message: 'Disabled on this server by its operator' };
+const reason = (code: UnavailableCode, message: string, params: Record<string, string> = {}): Unavailable => ({
+  code,
+  message,
+  params,
+});
+const DISABLED = reason('method_disabled', 'Disabled on this server by its operator');
+const CARD_MISSING = reason('card_connector_missing', 'Card payments need a card processor connection');
+const PIX_MISSING = reason('pix_key_missing', 'Needs a PIX key in the payment settings');
+const BANK_MISSING = reason('bank_details_missing', 'Needs your bank details in the payment settings');
+// No voucher network is built in: a voucher nobody accepts must never reach a payer.
+const CASH_MISSING = reason('cash_network_missing', 'No voucher network is connected for cash payments');
 
 /**
  * Null when `method` can be offered with these facts, else why not. Checked in the order a
@@ -66,52 +81,51 @@ export function whyUnavailable(method: PaymentMethod, facts: SettlementFacts): U
   const { settings } = facts;
   switch (method.type) {
     case 'CARD':
-      return facts.connected.card
-        ? null
-        : { code: 'card_connector_missing', message: 'Card payments need a card processor connection' };
+      return facts.connected.card ? null : CARD_MISSING;
     case 'PIX':
-      return facts.connected.pix || settings.pix
-        ? null
-        : { code: 'pix_key_missing', message: 'Needs a PIX key in the payment settings' };
+      return facts.connected.pix || settings.pix ? null : PIX_MISSING;
     case 'BANK_TRANSFER':
-      return settings.bank
-        ? null
-        : { code: 'bank_details_missing', message: 'Needs your bank details in the payment settings' };
+      return settings.bank ? null : BANK_MISSING;
     case 'CASH':
-      // No voucher network is built in: a voucher nobody accepts must never reach a payer.
-      return { code: 'cash_network_missing', message: 'No voucher network is connected for cash payments' };
+      return CASH_MISSING;
     case 'CRYPTO_ONCHAIN':
       return cryptoUnavailable(method, facts);
   }
 }
 
 function cryptoUnavailable(method: PaymentMethod, facts: SettlementFacts): Unavailable | null {
-  const network = method.network?.id ?? '';
-  const networkName = method.network?.name ?? network;
-  if (!facts.chains.watches(network)) {
-    return { code: 'network_not_watched', message: `This server does not watch ${networkName}` };
+  const id = method.network?.id ?? '';
+  const network = method.network?.name ?? id;
+  const currency = method.currency;
+  if (!facts.chains.watches(id)) {
+    return reason('network_not_watched', `This server does not watch ${network}`, { network });
   }
-  if (!facts.chains.watches(network, method.currency)) {
-    return { code: 'token_disabled', message: `This server does not watch ${method.currency} on ${networkName}` };
+  if (!facts.chains.watches(id, currency)) {
+    return reason('token_disabled', `This server does not watch ${currency} on ${network}`, { network, currency });
   }
   const crypto = facts.settings.crypto;
-  if (network !== 'bitcoin') {
+  if (id !== 'bitcoin') {
     return crypto?.evm_xpub
       ? null
-      : { code: 'xpub_missing', message: 'Needs your EVM extended public key in the payment settings' };
+      : reason('xpub_missing', 'Needs your EVM extended public key in the payment settings', { key: 'evm', network });
   }
+  const watched = facts.chains.liveBitcoinNetwork;
   if (!crypto?.btc_xpub) {
-    return { code: 'xpub_missing', message: 'Needs your Bitcoin extended public key in the payment settings' };
+    return reason('xpub_missing', 'Needs your Bitcoin extended public key in the payment settings', {
+      key: 'bitcoin',
+      network,
+      watched,
+    });
   }
   // Addresses are derived for the key's network: testnet addresses on a mainnet source would never be seen paid.
   const keyNetwork = crypto.btc_network ?? 'mainnet';
-  const watched = facts.chains.liveBitcoinNetwork;
   return keyNetwork === watched
     ? null
-    : {
-        code: 'btc_network_mismatch',
-        message: `Your Bitcoin extended public key is for ${keyNetwork}, and this server watches Bitcoin ${watched}`,
-      };
+    : reason(
+        'btc_network_mismatch',
+        `Your Bitcoin extended public key is for ${keyNetwork}, and this server watches Bitcoin ${watched}`,
+        { keyNetwork, watched },
+      );
 }
 
 /** How messages name a method: "PIX in BRL", "USDT on Ethereum". */
@@ -122,8 +136,8 @@ export function methodLabel(method: PaymentMethod): string {
 }
 
 /** A reason as part of a longer message: "…is not available in live mode: needs a PIX key…". */
-export function reasonClause(reason: Unavailable): string {
-  return reason.message.charAt(0).toLowerCase() + reason.message.slice(1);
+export function reasonClause(why: Unavailable): string {
+  return why.message.charAt(0).toLowerCase() + why.message.slice(1);
 }
 
 /** What one merchant can offer in one mode. */

@@ -70,6 +70,7 @@ export class PaymentStartService {
       this.opening.availability.offerOf(pref.merchantId, pref.mode, input.merchantSettings),
     ]);
     const method = methodId ? all.find((m) => m.id === methodId) : undefined;
+    let usable = false;
     if (!method) {
       messages.push(methodId ? 'payment_method_id: no such payment method' : 'payment_method_id is required');
     } else {
@@ -90,6 +91,8 @@ export class PaymentStartService {
         messages.push(
           `payment_method_id: the payment method ${method.id} (${methodLabel(method)}) is not available in ${pref.mode} mode: ${reasonClause(unavailable)}`,
         );
+      } else {
+        usable = true;
       }
     }
 
@@ -111,8 +114,8 @@ export class PaymentStartService {
       }
     }
 
-    // 3. The card, checked before anything is written (nothing of it is kept).
-    if (method?.type === 'CARD') {
+    // 3. The card, checked before anything is written (nothing of it is kept); not asked for a method refused above.
+    if (usable && method?.type === 'CARD') {
       if (!input.card) {
         messages.push('card is required for a card payment');
       } else {

@@ -61,22 +61,27 @@ describe('which methods a merchant can offer', () => {
     assert.deepEqual(reasons['CARD in USD'], {
       code: 'card_connector_missing',
       message: 'Card payments need a card processor connection',
+      params: {},
     });
     assert.deepEqual(reasons['PIX in BRL'], {
       code: 'pix_key_missing',
       message: 'Needs a PIX key in the payment settings',
+      params: {},
     });
     assert.deepEqual(reasons['BANK_TRANSFER in USD'], {
       code: 'bank_details_missing',
       message: 'Needs your bank details in the payment settings',
+      params: {},
     });
     assert.deepEqual(reasons['CASH in MXN'], {
       code: 'cash_network_missing',
       message: 'No voucher network is connected for cash payments',
+      params: {},
     });
     assert.deepEqual(reasons['USDT on Ethereum'], {
       code: 'network_not_watched',
       message: 'This server does not watch Ethereum',
+      params: { network: 'Ethereum' },
     });
     assert.equal(reasons['BTC on Bitcoin']?.code, 'network_not_watched');
   });
@@ -103,6 +108,7 @@ describe('which methods a merchant can offer', () => {
     assert.deepEqual(whyUnavailable(method('BTC on Bitcoin'), facts({}, ['bitcoin'])), {
       code: 'xpub_missing',
       message: 'Needs your Bitcoin extended public key in the payment settings',
+      params: { key: 'bitcoin', network: 'Bitcoin', watched: 'mainnet' },
     });
     assert.equal(codeOf('BTC on Bitcoin', facts({ crypto: { evm_xpub: 'xpub…' } }, ['bitcoin'])), 'xpub_missing');
     assert.deepEqual(
@@ -113,6 +119,7 @@ describe('which methods a merchant can offer', () => {
       {
         code: 'btc_network_mismatch',
         message: 'Your Bitcoin extended public key is for testnet, and this server watches Bitcoin mainnet',
+        params: { keyNetwork: 'testnet', watched: 'mainnet' },
       },
     );
     assert.equal(
@@ -129,6 +136,7 @@ describe('which methods a merchant can offer', () => {
     assert.deepEqual(whyUnavailable(method('USDC on Base'), facts({}, ['base'])), {
       code: 'xpub_missing',
       message: 'Needs your EVM extended public key in the payment settings',
+      params: { key: 'evm', network: 'Base' },
     });
     assert.equal(codeOf('USDC on Base', facts({ crypto: { btc_xpub: 'zpub…' } }, ['base'])), 'xpub_missing');
     assert.equal(codeOf('USDC on Base', facts(evmKey, ['base'])), 'available');
@@ -138,6 +146,7 @@ describe('which methods a merchant can offer', () => {
     assert.deepEqual(whyUnavailable(method('USDC on Ethereum'), facts(evmKey, ['ethereum:USDT'])), {
       code: 'token_disabled',
       message: 'This server does not watch USDC on Ethereum',
+      params: { network: 'Ethereum', currency: 'USDC' },
     });
   });
 });
