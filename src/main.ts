@@ -171,8 +171,11 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   });
   const merchants = new MerchantService(uow, clock, credentialWatch);
   const paymentMethods = new PaymentMethodService(uow, currencies);
-  // Live mode offers only what can settle: what the operator's chain sources watch, and no card
-  // or API Pix connector yet (a connector answers `connected` for its merchants when it comes).
+  // Live mode offers only what can settle: what the operator's chain sources watch and, for
+  // cards and API Pix, a connector that takes the payment. A Stripe connection is stored and
+  // checked (ConnectionService.isConnected), but the checkout does not charge cards through it
+  // yet (docs/connectors.md, "Not yet"): until it does, `connected` says no, so no live payer
+  // types card details into a form that cannot charge them.
   const availability = new MethodAvailabilityService(uow, {
     watches: (network, currency) => providers.liveChain.watches(network, currency),
     // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
