@@ -23,6 +23,7 @@ import { MerchantProfileService } from './domain/merchants/merchant-profile.ts';
 import { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
 import { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
 import { DEFAULT_CATALOG } from './domain/payment-methods/catalog.ts';
+import { MethodAvailabilityService } from './domain/payment-methods/method-availability.ts';
 import { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
 import type { ChainObserver } from './domain/payment-orders/chain-observer.ts';
 import type { PaymentOrderSweepService } from './domain/payment-orders/payment-order-sweep.service.ts';
@@ -169,11 +170,18 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       logger.warn({ processes }, 'key revoked, but not every running process confirmed it dropped the key in time'),
   });
   const merchants = new MerchantService(uow, clock, credentialWatch);
-  const paymentMethods = new PaymentMethodService(
-    uow,
-    currencies,
-    (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
-  );
+  const paymentMethods = new PaymentMethodService(uow, currencies);
+  // Live mode offers only what can settle: what the operator's chain sources watch and, for
+  // cards and API Pix, a connector that takes the payment. A Stripe connection is stored and
+  // checked (ConnectionService.isConnected), but the checkout does not charge cards through it
+  // yet (docs/connectors.md, "Not yet"): until it does, `connected` says no, so no live payer
+  // types card details into a form that cannot charge them.
+  const availability = new MethodAvailabilityService(uow, {
+    watches: (network, currency) => providers.liveChain.watches(network, currency),
+    // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
+    liveBitcoinNetwork: 'mainnet',
+    connected: () => false,
+  });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore } =
     buildPayments({
@@ -183,6 +191,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       clocks,
       currencies,
       paymentMethods,
+      availability,
       providers,
       events: webhooks,
       signer,
@@ -204,13 +213,22 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     profiles: new MerchantProfileService(uow, clock),
     paymentSettings: new PaymentSettingsService(merchants, paymentKeyChecks, TEST_MODE_DEFAULTS),
     paymentMethods,
+    availability,
     currencies,
     orders,
     paymentStart,
     orderMoves,
     testHelpers: new TestHelperService(uow, orders, paymentStart, orderMoves, clocks, () => runJobs()),
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
-    preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
+    preferences: new CheckoutPreferenceService(
+      uow,
+      clockFor,
+      currencies,
+      paymentMethods,
+      availability,
+      config.publicUrl,
+      urlPolicy,
+    ),
     webhooks: webhookServices,
     connectors: {
       connections,

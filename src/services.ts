@@ -14,6 +14,7 @@ import type { MerchantService } from './domain/merchants/merchant.service.ts';
 import type { MerchantProfileService } from './domain/merchants/merchant-profile.ts';
 import type { PaymentSettingsService } from './domain/merchants/payment-settings.ts';
 import type { TestMailboxService } from './domain/notifications/test-mailbox.service.ts';
+import type { MethodAvailabilityService } from './domain/payment-methods/method-availability.ts';
 import type { PaymentMethodService } from './domain/payment-methods/payment-method.service.ts';
 import type { PaymentOrderMoveService } from './domain/payment-orders/payment-order-move.service.ts';
 import type { PaymentOrderQueryService } from './domain/payment-orders/payment-order-query.service.ts';
@@ -37,6 +38,8 @@ export type Services = {
   preferences: CheckoutPreferenceService;
   paymentLinks: PaymentLinkService;
   paymentMethods: PaymentMethodService;
+  /** Which methods a merchant can offer in a mode (live mode: only what can settle), and why not. */
+  availability: MethodAvailabilityService;
   idempotency: IdempotencyService;
   currencies: CurrencyTable;
   /** Payment orders, a service a step: reading them, starting a payment, moving an open or closed one. */

@@ -3,7 +3,9 @@ import type { Config } from '../config/config.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
-import { parseSettings } from '../domain/merchants/merchant-settings.ts';
+import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
+import { effectiveSettings, readStoredSettings } from '../domain/merchants/merchant-settings.ts';
+import type { MethodAvailabilityService } from '../domain/payment-methods/method-availability.ts';
 import type { PaymentMethodService } from '../domain/payment-methods/payment-method.service.ts';
 import { ChainObserver } from '../domain/payment-orders/chain-observer.ts';
 import type { OrderOpening } from '../domain/payment-orders/order-opening.ts';
@@ -40,6 +42,7 @@ export type PaymentParts = {
   clocks: TestClocks;
   currencies: CurrencyTable;
   paymentMethods: PaymentMethodService;
+  availability: MethodAvailabilityService;
   providers: ProviderRegistry;
   /** The outbox: every event, and its webhook deliveries, in the transaction of its change. */
   events: EventPublisher;
@@ -60,9 +63,13 @@ export type PaymentParts = {
  * crypto orders.
  */
 export function buildPayments(p: PaymentParts) {
-  const { config, uow, clocks, currencies, paymentMethods, providers, events } = p;
-  const settingsFor = async (merchantId: string, mode: Mode) =>
-    parseSettings(await uow.read.merchants.getSettings(merchantId), mode, TEST_MODE_DEFAULTS);
+  const { config, uow, clocks, currencies, paymentMethods, availability, providers, events } = p;
+  const settingsFor = async (merchantId: string, mode: Mode, stored?: StoredSettings | null) =>
+    effectiveSettings(
+      stored ?? readStoredSettings(await uow.read.merchants.getSettings(merchantId)),
+      mode,
+      TEST_MODE_DEFAULTS,
+    );
   const orderOptions: PaymentOrderOptions = {
     cardOrderTtlMs: 15 * 60_000,
     cardLockMs: config.cardRecoveryAfterMs,
@@ -82,9 +89,17 @@ export function buildPayments(p: PaymentParts) {
     new RenewalMailer(clocks, currencies, { publicUrl: config.publicUrl, signer: p.signer }),
   );
   const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
-  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods);
+  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods, availability);
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
-  const opening: OrderOpening = { uow, core: orderCore, currencies, methods: paymentMethods, providers, settingsFor };
+  const opening: OrderOpening = {
+    uow,
+    core: orderCore,
+    currencies,
+    methods: paymentMethods,
+    availability,
+    providers,
+    settingsFor,
+  };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
   const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
   const renewals = new PaymentRenewalService(opening, orderMoves);

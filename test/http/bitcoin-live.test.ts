@@ -180,7 +180,10 @@ describeBackends('live Bitcoin payments watched through Esplora', (build) => {
       ctx.cobro.services.paymentStart.start(pref.id, { paymentMethodId: polygon.id, payer: PAYER }),
       (error: { code?: string; messages?: string[] }) => {
         assert.equal(error.code, 'WRONG_INPUT');
-        assert.match((error.messages ?? []).join(' '), /polygon payments are not watched on this server/);
+        assert.match(
+          (error.messages ?? []).join(' '),
+          /^payment_method_id: the payment method \w+ \(USDT on Polygon\) is not available in live mode: this server does not watch Polygon$/,
+        );
         return true;
       },
     );

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { createPaymentLink, createPreference, paymentBody, subscriptionPlanBody } from '../support/builders.ts';
 import { runAuthTests } from '../support/run-auth-tests.ts';
 import type { TestApp, TestMerchant } from '../support/test-app.ts';
-import { describeBackends, testMerchant } from '../support/test-app.ts';
+import { BANK_DETAILS, describeBackends, testMerchant } from '../support/test-app.ts';
 import { assertError, get, JSON_UTF8, sharedBuild } from './helpers.ts';
 
 /** R14: credentials and secrets. */
@@ -15,9 +15,10 @@ import { assertError, get, JSON_UTF8, sharedBuild } from './helpers.ts';
 const UNAUTHORIZED =
   '{"messages":["invalid or missing credentials: send x-api-key and x-api-secret"],"code":"UNAUTHORIZED"}';
 
-/** A second key pair of the same merchant, in the other mode. */
+/** A second key pair of the same merchant, in the other mode (with bank details, so live mode can take payments). */
 async function otherMode(ctx: TestApp, merchant: TestMerchant): Promise<TestMerchant> {
   const mode = merchant.mode === 'test' ? 'live' : 'test';
+  await ctx.cobro.services.merchants.updateSettings(merchant.id, { bank: BANK_DETAILS });
   return testMerchant(await ctx.cobro.services.merchants.createKeyPair(merchant.id, mode), mode);
 }
 
@@ -224,7 +225,11 @@ describeBackends('credentials (R14)', (build) => {
     const lines: string[] = [];
     const ctx = await build(t, { logStream: { write: (line: string) => void lines.push(line) }, logLevel: 'debug' });
     const { app, cobro } = ctx;
-    const merchants = [ctx.merchant, await ctx.createMerchant(), await ctx.createMerchant('live')];
+    const merchants = [
+      ctx.merchant,
+      await ctx.createMerchant(),
+      await ctx.createMerchant('live', { bank: BANK_DETAILS }),
+    ];
     merchants.push(await otherMode(ctx, ctx.merchant));
     const revoked = await ctx.createMerchant();
     merchants.push(revoked);

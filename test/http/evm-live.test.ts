@@ -346,9 +346,23 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
       assert.equal(live.watches('ethereum'), true, 'the network itself is watched');
       await assert.rejects(open('USDT'), (error: { code?: string; messages?: string[] }) => {
         assert.equal(error.code, 'WRONG_INPUT');
-        assert.match((error.messages ?? []).join(' '), /USDT payments on ethereum are not watched on this server now/);
+        assert.match(
+          (error.messages ?? []).join(' '),
+          /\(USDT on Ethereum\) is not available in live mode: this server does not watch USDT on Ethereum$/,
+        );
         return true;
       });
+      // Live mode offers only what can settle: the disabled token is listed DISABLED, the other ENABLED.
+      const listed = await ctx.app.inject({
+        url: '/v1/payment_methods?type=CRYPTO_ONCHAIN',
+        headers: merchant.authHeaders,
+      });
+      const onEthereum = (
+        listed.json().payment_methods as { currency: string; network: { id: string }; status: string }[]
+      )
+        .filter((m) => m.network.id === 'ethereum')
+        .map((m) => `${m.currency} ${m.status}`);
+      assert.deepEqual(onEthereum.sort(), ['USDC ENABLED', 'USDT DISABLED']);
     });
 
     test('a token whose decimals disagree with the catalogue is DISABLED and its transfers count for nothing, while the other token settles', async (t) => {

@@ -9,7 +9,7 @@ import {
   subscriptionPlanBody,
 } from '../support/builders.ts';
 import type { TestMerchant } from '../support/test-app.ts';
-import { describeBackends } from '../support/test-app.ts';
+import { BANK_DETAILS, describeBackends } from '../support/test-app.ts';
 
 // RELIABILITY.md R2 (cases a–g) and INTERFACE.md §1 "Idempotency-Key on every POST".
 
@@ -116,7 +116,7 @@ describeBackends('Idempotency-Key on POST', (build) => {
     assert.deepEqual(await listIds(app, a, '/v1/checkout_preferences'), [prefA.id]);
     assert.deepEqual(await listIds(app, b, '/v1/checkout_preferences'), [prefB.id]);
     // The same merchant's live mode is another scope as well.
-    const live = await createMerchant('live');
+    const live = await createMerchant('live', { bank: BANK_DETAILS });
     const fromLive = await post(app, live, '/v1/checkout_preferences', paymentBody(), 'shared-key');
     assert.equal(fromLive.statusCode, 201, fromLive.body);
     assert.equal(fromLive.headers['idempotent-replayed'], 'false');

@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PLAN_LINK_RATE_LIMIT } from '../../src/web/links/links.plugin.ts';
 import { createPaymentLink } from '../support/builders.ts';
 import type { TestMerchant } from '../support/test-app.ts';
-import { describeBackends } from '../support/test-app.ts';
+import { BANK_DETAILS, describeBackends } from '../support/test-app.ts';
 import { get, UNKNOWN_ID } from './helpers.ts';
 
 /**
@@ -325,7 +325,7 @@ describeBackends('GET /l/{payment_link_id}', (build) => {
     assert.equal(testPage.statusCode, 200);
     assert.match(testPage.body, /data-test="test-mode-banner"/);
 
-    const live = await createMerchant('live');
+    const live = await createMerchant('live', { bank: BANK_DETAILS });
     const livePlan = await createPaymentLink(app, live);
     const livePref = checkoutOf(await open(app, livePlan.id));
     const livePage = await app.inject({ method: 'GET', url: `/checkout/${livePref}` });

@@ -8,6 +8,7 @@ import pino from 'pino';
 import type { Config } from '../../src/config/config.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Mode } from '../../src/domain/merchants/merchant.ts';
+import type { SettingsPatch } from '../../src/domain/merchants/merchant-settings.ts';
 import { ManualClock } from '../../src/domain/shared/clock.ts';
 import type { Cobro, CobroOverrides } from '../../src/main.ts';
 import { createCobro } from '../../src/main.ts';
@@ -36,7 +37,8 @@ export type TestApp = {
   config: Config;
   /** A merchant with a test key pair, made for this test. */
   merchant: TestMerchant;
-  createMerchant(mode?: Mode): Promise<TestMerchant>;
+  /** A new merchant's key pair in `mode`, with `settings` stored (live mode offers only what its settings can settle). */
+  createMerchant(mode?: Mode, settings?: SettingsPatch): Promise<TestMerchant>;
   /** The SQLite file (main database; `-wal` and `-shm` beside it), for tests that inspect storage. */
   sqlitePath: string | null;
 };
@@ -54,6 +56,17 @@ export function testMerchant(
     authHeaders: { 'x-api-key': pair.apiKey, 'x-api-secret': pair.apiSecret },
   };
 }
+
+/**
+ * A bank account: stored, it lets a live merchant offer bank transfers (USD and the Latin
+ * American currencies), so it can make live checkouts (nothing else settles in the harness).
+ */
+export const BANK_DETAILS = {
+  bank_name: 'Banco Ejemplo',
+  account_holder: 'Ana Lima',
+  account_number: '000123456789',
+  routing: '0001',
+} as const;
 
 export type BuildOptions = {
   env?: Record<string, string>;
@@ -123,8 +136,11 @@ export async function buildServer(
       rmSync(dir, { recursive: true, force: true });
     }
   });
-  const createMerchant = async (mode: Mode = 'test'): Promise<TestMerchant> => {
+  const createMerchant = async (mode: Mode = 'test', settings?: SettingsPatch): Promise<TestMerchant> => {
     const created = await cobro.services.merchants.createMerchant(`Merchant ${randomBytes(3).toString('hex')}`, 'test');
+    if (settings) {
+      await cobro.services.merchants.updateSettings(created.merchantId, settings);
+    }
     return testMerchant(
       mode === 'test' ? created : await cobro.services.merchants.createKeyPair(created.merchantId, mode),
       mode,

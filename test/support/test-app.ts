@@ -6,7 +6,7 @@ import type { Backend, BuildOptions, TestApp } from './app.ts';
 import { buildServer, testBackends } from './app.ts';
 
 export type { Backend, BuildOptions, TestApp, TestMerchant } from './app.ts';
-export { testBackends, testMerchant } from './app.ts';
+export { BANK_DETAILS, testBackends, testMerchant } from './app.ts';
 
 let pgDatabase: Promise<string> | null = null;
 let createdPgDatabase: string | null = null;

@@ -1,8 +1,10 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Caller } from '../merchants/merchant.ts';
-import { hasEligibleMethod, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import { eligibleMethods, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import type { MethodAvailabilityService, MethodOffer } from '../payment-methods/method-availability.ts';
+import { methodLabel, reasonClause } from '../payment-methods/method-availability.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
-import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import type { PaymentMethod, PaymentMethodType } from '../payment-methods/payment-method.ts';
 import { parseBoundedAmount } from '../shared/amount-rules.ts';
 import type { Clock } from '../shared/clock.ts';
 import { parseRfc3339 } from '../shared/clock.ts';
@@ -56,12 +58,34 @@ function optionalUrl(field: string, value: string | null | undefined, messages: 
   return value;
 }
 
+/**
+ * Each method that could take the payment and why its merchant cannot offer it, a reason once
+ * with the methods it stops: "CARD in BRL: card payments need…; BTC on Bitcoin, …: this server…".
+ */
+function whyNoneOffered(methods: readonly PaymentMethod[], offer: MethodOffer): string {
+  const byReason = new Map<string, string[]>();
+  for (const method of methods) {
+    const why = offer.whyNot(method);
+    if (why) {
+      const clause = reasonClause(why);
+      const labels = byReason.get(clause) ?? [];
+      const label = methodLabel(method);
+      if (!labels.includes(label)) {
+        labels.push(label);
+      }
+      byReason.set(clause, labels);
+    }
+  }
+  return [...byReason].map(([clause, labels]) => `${labels.join(', ')}: ${clause}`).join('; ');
+}
+
 export class CheckoutPreferenceService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: (caller: Caller) => Clock,
     private readonly currencies: CurrencyTable,
     private readonly methods: PaymentMethodService,
+    private readonly availability: MethodAvailabilityService,
     private readonly publicUrl: string,
     /** Refuses webhook targets that are decidably private or internal (SSRF), at creation. */
     private readonly webhookUrlPolicy: (url: string) => string | null = () => null,
@@ -184,20 +208,32 @@ export class CheckoutPreferenceService {
         : input.selectedPaymentMethodId;
     if (messages.length === 0) {
       const query = { amount: { amountMinor, currency }, types, recurrent: input.type === 'SUBSCRIPTION' };
-      const all = await this.methods.all();
+      const [all, offer] = await Promise.all([
+        this.methods.all(),
+        this.availability.offerOf(caller.merchantId, caller.mode),
+      ]);
       if (selectedId !== null) {
         const method = all.find((m) => m.id === selectedId);
         const reason = method ? ineligibilityReason(method, query, this.currencies) : 'does not exist';
+        const unavailable = method && !reason ? offer.whyNot(method) : null;
         if (reason) {
           messages.push(`selected_payment_method_id: the payment method ${reason}`);
+        } else if (method && unavailable) {
+          messages.push(
+            `selected_payment_method_id: the payment method ${method.id} (${methodLabel(method)}) is not available in ${caller.mode} mode: ${reasonClause(unavailable)}`,
+          );
         }
-      } else if (!hasEligibleMethod(all, query, this.currencies)) {
+      } else if (!all.some((m) => ineligibilityReason(m, query, this.currencies) === null && !offer.whyNot(m))) {
         // Messages start with the field to change: the types, else what fixes the amount.
         const field = types ? 'payment_method_types' : input.type === 'SUBSCRIPTION' ? 'payment_link_id' : 'amount';
+        const among = `${types ? ' among payment_method_types' : ''}${
+          input.type === 'SUBSCRIPTION' ? ' with recurrent payments' : ''
+        }`;
+        const eligible = eligibleMethods(all, query, this.currencies);
         messages.push(
-          `${field}: no payment method can take ${currency} for this amount${types ? ' among payment_method_types' : ''}${
-            input.type === 'SUBSCRIPTION' ? ' with recurrent payments' : ''
-          }`,
+          eligible.length === 0
+            ? `${field}: no payment method can take ${currency} for this amount${among}`
+            : `${field}: no payment method available in ${caller.mode} mode can take ${currency} for this amount${among} (${whyNoneOffered(eligible, offer)})`,
         );
       }
     }

@@ -103,8 +103,20 @@ export function profileOf(merchant: Merchant, stored: StoredSettings): BusinessP
 
 /** The profile inside a transaction (e-mails queued with the change that causes them); null for an unknown merchant. */
 export async function profileIn(repos: Repositories, merchantId: string): Promise<BusinessProfile | null> {
+  return (await profileAndSettingsIn(repos, merchantId))?.profile ?? null;
+}
+
+/** The profile and the stored settings it was read from; null for an unknown merchant. */
+async function profileAndSettingsIn(
+  repos: Repositories,
+  merchantId: string,
+): Promise<{ profile: BusinessProfile; settings: StoredSettings } | null> {
   const merchant = await repos.merchants.get(merchantId);
-  return merchant ? profileOf(merchant, readStoredSettings(await repos.merchants.getSettings(merchantId))) : null;
+  if (!merchant) {
+    return null;
+  }
+  const settings = readStoredSettings(await repos.merchants.getSettings(merchantId));
+  return { profile: profileOf(merchant, settings), settings };
 }
 
 export class MerchantProfileService {
@@ -120,6 +132,18 @@ export class MerchantProfileService {
       throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
     }
     return profile;
+  }
+
+  /**
+   * The profile, and the stored settings it is kept in: the checkout shows the one and decides
+   * with the other which methods a live payer is offered, from one read. NOT_FOUND for an unknown merchant.
+   */
+  async getWithSettings(merchantId: string): Promise<{ profile: BusinessProfile; settings: StoredSettings }> {
+    const found = await profileAndSettingsIn(this.uow.read, merchantId);
+    if (!found) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
+    }
+    return found;
   }
 
   /** Sets display name, support e-mail and accent colour (an empty one is removed); the logo is kept. */

@@ -107,15 +107,6 @@ export async function applySettingsPatch(
   return next;
 }
 
-/** Parses stored settings; in test mode, what the merchant did not set falls back to `testDefaults`. */
-export function parseSettings(
-  json: string | undefined,
-  mode: Mode,
-  testDefaults: MerchantPaymentSettings,
-): MerchantPaymentSettings {
-  return effectiveSettings(readStoredSettings(json), mode, testDefaults);
-}
-
 /** The payment settings a checkout uses: the stored ones, and in test mode `testDefaults` for any section not stored. */
 export function effectiveSettings(
   stored: StoredSettings,

@@ -64,12 +64,3 @@ export function eligibleMethods(
 ): PaymentMethod[] {
   return methods.filter((m) => ineligibilityReason(m, query, currencies) === null);
 }
-
-/** Whether at least one method could take the payment (stops at the first). */
-export function hasEligibleMethod(
-  methods: readonly PaymentMethod[],
-  query: EligibilityQuery,
-  currencies: CurrencyTable,
-): boolean {
-  return methods.some((m) => ineligibilityReason(m, query, currencies) === null);
-}

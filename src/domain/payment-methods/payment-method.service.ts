@@ -1,5 +1,4 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
-import type { Mode } from '../merchants/merchant.ts';
 import { AppError } from '../shared/errors.ts';
 import { decimalToMinor, parseDecimal } from '../shared/money.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
@@ -26,24 +25,7 @@ export class PaymentMethodService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly currencies: CurrencyTable,
-    /**
-     * Whether live mode can take a method: a crypto method on a network with no chain source
-     * configured cannot (nobody would see the payment). Test mode can take every method.
-     */
-    private readonly liveAvailable: (method: PaymentMethod) => boolean = () => true,
   ) {}
-
-  /** Whether a merchant in `mode` can be paid by `method` on this server. */
-  availableIn(mode: Mode, method: PaymentMethod): boolean {
-    return method.status === 'ENABLED' && (mode === 'test' || this.liveAvailable(method));
-  }
-
-  /** The catalogue as a merchant in `mode` sees it: what this server cannot take there is DISABLED. */
-  asSeenIn(mode: Mode, methods: PaymentMethod[]): PaymentMethod[] {
-    return methods.map((m) =>
-      m.status === 'ENABLED' && !this.availableIn(mode, m) ? { ...m, status: 'DISABLED' } : m,
-    );
-  }
 
   /**
    * The catalogue changes only by operator action, and a few seconds of staleness there is

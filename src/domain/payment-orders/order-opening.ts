@@ -1,5 +1,7 @@
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Mode } from '../merchants/merchant.ts';
+import type { StoredSettings } from '../merchants/merchant-settings.ts';
+import type { MethodAvailabilityService } from '../payment-methods/method-availability.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
 import type { CardPaymentProvider, MerchantPaymentSettings } from '../payment-methods/payment-provider.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
@@ -14,6 +16,12 @@ export type OrderOpening = {
   core: PaymentOrderCore;
   currencies: CurrencyTable;
   methods: PaymentMethodService;
+  /** Whether the merchant can offer the method in the order's mode (live mode: only what can settle). */
+  availability: MethodAvailabilityService;
   providers: { card: CardPaymentProvider };
-  settingsFor: (merchantId: string, mode: Mode) => Promise<MerchantPaymentSettings>;
+  /**
+   * The settings a push method's instructions are made with: the stored ones (`stored`, when the
+   * caller has just read them), and in test mode the test defaults for what is not stored.
+   */
+  settingsFor: (merchantId: string, mode: Mode, stored?: StoredSettings | null) => Promise<MerchantPaymentSettings>;
 };

@@ -1,7 +1,9 @@
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import type { CurrencyTable } from '../currencies/currency.ts';
 import type { Caller } from '../merchants/merchant.ts';
+import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { eligibleMethods } from '../payment-methods/eligibility.ts';
+import type { MethodAvailabilityService } from '../payment-methods/method-availability.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import { isWellFormedId } from '../shared/ids.ts';
@@ -16,6 +18,7 @@ export class PaymentOrderQueryService {
     private readonly uow: UnitOfWork,
     private readonly currencies: CurrencyTable,
     private readonly methods: PaymentMethodService,
+    private readonly availability: MethodAvailabilityService,
   ) {}
 
   async get(caller: Caller, id: string): Promise<PaymentOrder> {
@@ -32,9 +35,16 @@ export class PaymentOrderQueryService {
     return order && order.checkoutPreferenceId === preferenceId ? order : undefined;
   }
 
-  /** The methods a payer may choose for this preference, in catalogue order. */
-  async eligibleFor(pref: CheckoutPreference): Promise<PaymentMethod[]> {
-    const all = await this.methods.all();
+  /**
+   * The methods a payer may choose for this preference, in catalogue order: those that can take
+   * its amount and that its merchant can offer in its mode (live: only what can settle).
+   * `settings`: the merchant's stored settings when the caller has just read them.
+   */
+  async eligibleFor(pref: CheckoutPreference, settings?: StoredSettings): Promise<PaymentMethod[]> {
+    const [all, offer] = await Promise.all([
+      this.methods.all(),
+      this.availability.offerOf(pref.merchantId, pref.mode, settings),
+    ]);
     const query = {
       amount: { amountMinor: pref.amountMinor, currency: pref.currency },
       types: pref.paymentMethodTypes,
@@ -42,7 +52,7 @@ export class PaymentOrderQueryService {
     };
     const methods = (
       pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all
-    ).filter((m) => this.methods.availableIn(pref.mode, m));
+    ).filter((m) => offer.whyNot(m) === null);
     return eligibleMethods(methods, query, this.currencies);
   }
 }

@@ -27,7 +27,8 @@ export class PaymentRenewalService implements RenewalCharger {
    * Opens the order for one try of one period of a subscription: a card order to charge now, or
    * a push-method order with fresh instructions, mailed to the payer. A unique index makes a
    * second opening (another scheduler, a crash and rerun) impossible: then the order that is
-   * already there is the answer, `opened: false`. Undefined when the method is gone.
+   * already there is the answer, `opened: false`. Undefined when the method is gone, or cannot be
+   * offered now and the period is not yet due; once it is due, such a try is opened REJECTED.
    */
   async openRenewal(
     rec: RecurrentPayment,
@@ -49,7 +50,14 @@ export class PaymentRenewalService implements RenewalCharger {
       return undefined;
     }
     const push = method.type !== 'CARD';
-    const settings = push ? await this.opening.settingsFor(rec.merchantId, rec.mode) : null;
+    const offer = await this.opening.availability.offerOf(rec.merchantId, rec.mode);
+    const unavailable = offer.whyNot(method);
+    if (unavailable && now < dueAt) {
+      // Not yet due: the merchant may still set the method up (a PIX key) before the payer must pay.
+      return undefined;
+    }
+    const settings =
+      push && !unavailable ? await this.opening.settingsFor(rec.merchantId, rec.mode, offer.settings) : null;
     const orderId = newId();
     // Push renewals give the payer until a day past the due date (or past now, when catching up).
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
@@ -78,6 +86,18 @@ export class PaymentRenewalService implements RenewalCharger {
           periodAttempt: attempt,
           instructWith: settings,
         });
+        if (unavailable) {
+          // Nothing can take this payment now (live mode offers only what can settle): the try
+          // fails at once, and the subscription goes through its retries like any failed renewal.
+          return this.opening.core.moveOrThrow(
+            repos,
+            order,
+            'REJECTED',
+            { failureCode: unavailable.code, failureMessage: unavailable.message },
+            now,
+            'rejected',
+          );
+        }
         if (push) {
           await this.opening.core.effects.renewalOpened(repos, rec, order);
         }

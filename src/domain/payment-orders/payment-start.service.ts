@@ -2,7 +2,9 @@ import type { PayerInput } from '../checkout-preferences/checkout-preference.rul
 import { normalizePayer } from '../checkout-preferences/checkout-preference.rules.ts';
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
+import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
+import { methodLabel, reasonClause } from '../payment-methods/method-availability.ts';
 import type { CardChargeResult, CardInput } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
@@ -20,6 +22,8 @@ export type StartPaymentInput = {
   card?: CardInput | null;
   /** The payer allows the card to be kept (as a processor token) for a subscription's renewals. */
   saveCard?: boolean;
+  /** The merchant's stored settings when the caller has just read them (the checkout has), so they are not read again. */
+  merchantSettings?: StoredSettings;
   /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
   onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
 };
@@ -61,8 +65,12 @@ export class PaymentStartService {
     // 1. The method: the preference's selected one, or the payer's choice among the eligible.
     const messages: string[] = [];
     const methodId = pref.selectedPaymentMethodId ?? input.paymentMethodId ?? null;
-    const all = await this.opening.methods.all();
+    const [all, offer] = await Promise.all([
+      this.opening.methods.all(),
+      this.opening.availability.offerOf(pref.merchantId, pref.mode, input.merchantSettings),
+    ]);
     const method = methodId ? all.find((m) => m.id === methodId) : undefined;
+    let usable = false;
     if (!method) {
       messages.push(methodId ? 'payment_method_id: no such payment method' : 'payment_method_id is required');
     } else {
@@ -75,8 +83,16 @@ export class PaymentStartService {
         },
         this.opening.currencies,
       );
+      // A method the checkout does not offer cannot be had by posting its id either.
+      const unavailable = reason ? null : offer.whyNot(method);
       if (reason) {
         messages.push(`payment_method_id: the payment method ${reason}`);
+      } else if (unavailable) {
+        messages.push(
+          `payment_method_id: the payment method ${method.id} (${methodLabel(method)}) is not available in ${pref.mode} mode: ${reasonClause(unavailable)}`,
+        );
+      } else {
+        usable = true;
       }
     }
 
@@ -98,8 +114,8 @@ export class PaymentStartService {
       }
     }
 
-    // 3. The card, checked before anything is written (nothing of it is kept).
-    if (method?.type === 'CARD') {
+    // 3. The card, checked before anything is written (nothing of it is kept); not asked for a method refused above.
+    if (usable && method?.type === 'CARD') {
       if (!input.card) {
         messages.push('card is required for a card payment');
       } else {
@@ -128,7 +144,9 @@ export class PaymentStartService {
     const orderId = newId();
     const isCard = method.type === 'CARD';
     // Read before the transaction (a read inside it would hold two pool connections); a card needs none.
-    const settings = isCard ? null : await this.opening.settingsFor(pref.merchantId, pref.mode);
+    const settings = isCard
+      ? null
+      : await this.opening.settingsFor(pref.merchantId, pref.mode, input.merchantSettings ?? offer.settings);
     const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
     const chargedBox = { value: 0n };
     const opened = await this.opening.uow.transaction(async (repos) => {

@@ -8,7 +8,8 @@ import type { RecurrentPayment } from './recurrent-payment.ts';
 export interface RenewalCharger {
   /**
    * Opens the renewal order for one try of one period, or finds it when it already exists
-   * (`opened: false`); undefined when it cannot be opened (its method is gone).
+   * (`opened: false`); undefined when it cannot be opened (its method is gone, or cannot be offered
+   * and the period is not yet due: once due, such a try is opened REJECTED and retried as any failure).
    */
   openRenewal(
     rec: RecurrentPayment,

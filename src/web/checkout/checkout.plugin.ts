@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutPreference } from '../../domain/checkout-preferences/checkout-preference.ts';
+import type { StoredSettings } from '../../domain/merchants/merchant-settings.ts';
 import type { PaymentMethod } from '../../domain/payment-methods/payment-method.ts';
 import { payerRedirectUrl } from '../../domain/payment-orders/payer-redirect.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
@@ -72,6 +73,8 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
 
       /** Whom the payer pays, looked up once per request with its checkout (see findCheckout). */
       const payees = new WeakMap<FastifyRequest, Payee>();
+      /** The merchant's stored settings, read with its profile: which methods a live payer is offered. */
+      const merchantSettings = new WeakMap<FastifyRequest, StoredSettings>();
 
       const contextOf = (req: FastifyRequest, pref: CheckoutPreference | null): PageContext => ({
         messages: messagesOf(req),
@@ -85,7 +88,9 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
       const findCheckout = async (req: FastifyRequest, id: string): Promise<CheckoutPreference | undefined> => {
         const pref = await deps.preferences.getForCheckout(id);
         if (pref) {
-          payees.set(req, payeeOf(await deps.profiles.get(pref.merchantId)));
+          const { profile, settings } = await deps.profiles.getWithSettings(pref.merchantId);
+          payees.set(req, payeeOf(profile));
+          merchantSettings.set(req, settings);
         }
         return pref;
       };
@@ -214,7 +219,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           step?: 'details' | 'card';
         },
       ): Promise<FastifyReply> => {
-        const methods = await deps.orders.eligibleFor(pref);
+        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
         if (methods.length === 0) {
           return sendState(req, reply, 200, 'noMethods', pref);
         }
@@ -282,7 +287,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
             general: [],
           });
         }
-        const methods = await deps.orders.eligibleFor(pref);
+        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
         const chosen = methods.find(
           (method) => method.id === (pref.selectedPaymentMethodId ?? values.payment_method_id),
         );
@@ -313,7 +318,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         try {
           // Without card fields a card payment is refused for the card alone once everything else
           // is right, before anything is written: that is when the card step is shown.
-          order = await startPayment(pref, values, card);
+          order = await startPayment(pref, values, card, merchantSettings.get(req));
         } catch (error) {
           if (!(error instanceof AppError)) {
             throw error;
@@ -347,9 +352,11 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         pref: CheckoutPreference,
         values: FormValues,
         card: CardFields | null,
+        settings: StoredSettings | undefined,
       ): Promise<PaymentOrder> => {
         const asked = askedPayer(pref);
         return deps.paymentStart.start(pref, {
+          ...(settings ? { merchantSettings: settings } : {}),
           paymentMethodId: pref.selectedPaymentMethodId ?? (values.payment_method_id || null),
           payer: {
             email: asked.email ? values.email : null,

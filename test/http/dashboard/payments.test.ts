@@ -5,7 +5,7 @@ import { createPreference } from '../../support/builders.ts';
 import { signedInMember } from '../../support/dashboard-client.ts';
 import { getOrder, pay } from '../../support/payments.ts';
 import type { TestApp, TestMerchant } from '../../support/test-app.ts';
-import { describeBackends } from '../../support/test-app.ts';
+import { BANK_DETAILS, describeBackends } from '../../support/test-app.ts';
 import { drainWebhooks, startReceiver } from '../../support/webhook-receiver.ts';
 
 const T = '/dashboard/test';
@@ -448,6 +448,8 @@ describeBackends('dashboard payments', (build) => {
     const mine = await paid(ctx);
     const unknown = 'AAAAAAAAAAAAAAAAAAAAAA';
     const live = await ctx.cobro.services.merchants.createKeyPair(ctx.merchant.id, 'live');
+    // Bank details: something live mode can settle, so the live checkout can be made.
+    await ctx.cobro.services.merchants.updateSettings(ctx.merchant.id, { bank: BANK_DETAILS });
     const liveMerchant: TestMerchant = {
       id: ctx.merchant.id,
       apiKey: live.apiKey,

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPreference } from '../../support/builders.ts';
 import { getOrder, pay } from '../../support/payments.ts';
-import { describeBackends } from '../../support/test-app.ts';
+import { BANK_DETAILS, describeBackends } from '../../support/test-app.ts';
 
 describeBackends('test helpers', (build) => {
   test('answer 403 FORBIDDEN with a live key', async (t) => {
     const { app, createMerchant } = await build(t);
-    const live = await createMerchant('live');
+    const live = await createMerchant('live', { bank: BANK_DETAILS });
     const pref = await createPreference(app, live);
     for (const url of [
       `/v1/test_helpers/checkout_preferences/${pref.id}/pay`,

@@ -6,6 +6,7 @@ import type { DashRequest, DashRouter } from '../router.ts';
 import type { FieldErrors, PaymentFormValues } from '../views/settings.views.ts';
 import {
   fieldErrors,
+  offerRows,
   PAYMENT_FIELD_LABELS,
   PAYMENT_FIELDS,
   paymentSettingsPage,
@@ -45,6 +46,14 @@ async function renderPaymentSettings(
   input: { values?: PaymentFormValues; errors?: FieldErrors<PaymentSettingsField> } = {},
 ) {
   const view = await services.paymentSettings.view(ctx.merchantId, ctx.mode);
+  // Live mode: what a live payer is offered now, from the settings just read (test mode offers everything).
+  const offers =
+    ctx.mode === 'live'
+      ? offerRows(
+          await services.paymentMethods.all(),
+          await services.availability.offerOf(ctx.merchantId, 'live', view.stored),
+        )
+      : null;
   return render(
     'settings',
     tr('Payment settings'),
@@ -55,6 +64,7 @@ async function renderPaymentSettings(
       role: ctx.role,
       mode: ctx.mode,
       view,
+      offers,
       values: input.values ?? paymentValuesOf(view),
       errors: input.errors ?? {},
       saved: input.errors === undefined && (req.query as { saved?: unknown }).saved === '1',

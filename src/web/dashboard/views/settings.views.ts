@@ -1,6 +1,8 @@
 import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { BusinessProfile, FieldProblem, ProfileField } from '../../../domain/merchants/merchant-profile.ts';
 import type { PaymentSettingsField, PaymentSettingsView } from '../../../domain/merchants/payment-settings.ts';
+import type { MethodOffer, Unavailable } from '../../../domain/payment-methods/method-availability.ts';
+import type { PaymentMethod, PaymentMethodType } from '../../../domain/payment-methods/payment-method.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { t as tr } from '../i18n.ts';
@@ -161,6 +163,102 @@ export function paymentValuesOf(view: PaymentSettingsView): PaymentFormValues {
   };
 }
 
+/** One line of what live payers are offered: a method type, or one coin on one network. */
+export type OfferRow = { key: string; label: string; reason: Unavailable | null };
+
+/**
+ * The catalogue grouped as a merchant thinks of it: cards, PIX, bank transfers and cash each as
+ * one line, crypto per coin and network. A line is offered when any of its methods is.
+ */
+export function offerRows(methods: readonly PaymentMethod[], offer: MethodOffer): OfferRow[] {
+  const rows = new Map<string, OfferRow>();
+  for (const method of methods) {
+    const crypto = method.type === 'CRYPTO_ONCHAIN' && method.network;
+    const key = crypto ? `${method.currency.toLowerCase()}-${method.network?.id}` : method.type.toLowerCase();
+    const reason = offer.whyNot(method);
+    const row = rows.get(key);
+    if (!row) {
+      const label = crypto
+        ? tr('{currency} on {network}', { currency: method.currency, network: method.network?.name ?? '' })
+        : typeLabel(method.type);
+      rows.set(key, { key, label, reason });
+    } else if (reason === null) {
+      row.reason = null;
+    }
+  }
+  return [...rows.values()];
+}
+
+function typeLabel(type: PaymentMethodType): string {
+  switch (type) {
+    case 'CARD':
+      return tr('Cards');
+    case 'PIX':
+      return 'PIX';
+    case 'BANK_TRANSFER':
+      return tr('Bank transfer');
+    case 'CASH':
+      return tr('Cash');
+    case 'CRYPTO_ONCHAIN':
+      return tr('Crypto');
+  }
+}
+
+/** What a merchant can do about a reason, in the dashboard's words (the API says it in its own). */
+function reasonText(reason: Unavailable): string {
+  const p = reason.params;
+  switch (reason.code) {
+    case 'method_disabled':
+      return tr('Disabled on this server by its operator.');
+    case 'card_connector_missing':
+      return tr('Card payments need a card processor connection (not available yet).');
+    case 'pix_key_missing':
+      return tr('Add a PIX key below.');
+    case 'bank_details_missing':
+      return tr('Add your bank details below.');
+    case 'cash_network_missing':
+      return tr('No voucher network is connected, so cash is not offered.');
+    case 'network_not_watched':
+      return tr('This server does not watch {network} (operator: see docs/operations.md).', {
+        network: p.network ?? '',
+      });
+    case 'token_disabled':
+      return tr('This server does not watch {currency} on {network} (operator: see docs/operations.md).', {
+        currency: p.currency ?? '',
+        network: p.network ?? '',
+      });
+    case 'xpub_missing':
+      return p.key === 'bitcoin'
+        ? tr('Add your Bitcoin extended public key below; this server watches Bitcoin {watched}.', {
+            watched: p.watched ?? '',
+          })
+        : tr('Add your EVM extended public key below; this server watches {network}.', { network: p.network ?? '' });
+    case 'btc_network_mismatch':
+      return tr(
+        'Your Bitcoin key is for {keyNetwork}, and this server watches Bitcoin {watched}: save a {watched} key below.',
+        {
+          keyNetwork: p.keyNetwork ?? '',
+          watched: p.watched ?? '',
+        },
+      );
+  }
+}
+
+/** Live mode: each line, offered or what it needs. Test mode: one line saying every method is offered. */
+function offered(model: PaymentSettingsPageModel): SafeHtml {
+  if (!model.offers) {
+    return html`<p class="notice" role="note" data-test="test-offers-all">${tr('Test mode offers payers every method. Live mode offers only what can take real money: the live page says what each method needs.')}</p>`;
+  }
+  const rows = model.offers.map(
+    (row) =>
+      html`<tr data-test="offer-${row.key}" data-offered="${row.reason ? 'no' : 'yes'}"><th scope="row">${row.label}</th><td>${row.reason ? reasonText(row.reason) : html`<span class="badge" data-test="offered">${tr('Offered')}</span>`}</td></tr>`,
+  );
+  return html`<div class="table-wrap" tabindex="0"><table data-test="live-offers"><caption>${tr('What live payers are offered')}</caption>
+<tbody>
+${rows}
+</tbody></table></div>`;
+}
+
 export type PaymentSettingsPageModel = {
   base: string;
   csrf: string;
@@ -168,6 +266,8 @@ export type PaymentSettingsPageModel = {
   role: string;
   mode: Mode;
   view: PaymentSettingsView;
+  /** Live mode: what live payers are offered; null in test mode, which offers every method. */
+  offers: OfferRow[] | null;
   values: PaymentFormValues;
   errors: FieldErrors<PaymentSettingsField>;
   saved: boolean;
@@ -200,6 +300,7 @@ export function paymentSettingsPage(model: PaymentSettingsPageModel): SafeHtml {
 <p>${tr('Where the money of PIX, crypto and bank-transfer payments goes: payers pay your accounts directly. Live and test mode share these settings.')}</p>
 ${model.mode === 'test' ? html`<p class="notice" role="note" data-test="test-defaults-note">${tr('In test mode a method you have not set up uses working test values, so every method can be tried. Nobody should send real money to them.')}</p>` : null}
 ${model.saved ? html`<p class="notice" role="status" data-test="saved">${tr('Payment settings saved. New payments use them from now on.')}</p>` : null}
+${offered(model)}
 ${inUse(model)}`;
   if (!model.canWrite) {
     return html`${intro}${readOnlyNote(model.role)}`;

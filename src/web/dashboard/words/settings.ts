@@ -41,6 +41,55 @@ export const settingsWords = {
     es: 'Deja vacíos todos los campos de un medio para quitarlo. Los valores se verifican como los usará el checkout.',
     pt: 'Deixe todos os campos de um meio vazios para removê-lo. Os valores são verificados como o checkout vai usá-los.',
   },
+  'What live payers are offered': {
+    es: 'Lo que se ofrece a los pagadores en modo real',
+    pt: 'O que é oferecido aos pagadores no modo real',
+  },
+  Offered: { es: 'Se ofrece', pt: 'Oferecido' },
+  Cards: { es: 'Tarjetas', pt: 'Cartões' },
+  '{currency} on {network}': { es: '{currency} en {network}', pt: '{currency} na rede {network}' },
+  'Disabled on this server by its operator.': {
+    es: 'El operador de este servidor lo desactivó.',
+    pt: 'Desativado neste servidor pelo operador.',
+  },
+  'Card payments need a card processor connection (not available yet).': {
+    es: 'Los pagos con tarjeta necesitan una conexión con un procesador de tarjetas (aún no disponible).',
+    pt: 'Os pagamentos com cartão precisam de uma conexão com um processador de cartões (ainda não disponível).',
+  },
+  'Add a PIX key below.': { es: 'Agrega una clave PIX abajo.', pt: 'Adicione uma chave PIX abaixo.' },
+  'Add your bank details below.': {
+    es: 'Agrega tus datos bancarios abajo.',
+    pt: 'Adicione seus dados bancários abaixo.',
+  },
+  'No voucher network is connected, so cash is not offered.': {
+    es: 'No hay ninguna red de cupones de pago conectada, así que no se ofrece efectivo.',
+    pt: 'Nenhuma rede de boletos de pagamento está conectada, então dinheiro não é oferecido.',
+  },
+  'This server does not watch {network} (operator: see docs/operations.md).': {
+    es: 'Este servidor no vigila {network} (operador: ver docs/operations.md).',
+    pt: 'Este servidor não monitora {network} (operador: veja docs/operations.md).',
+  },
+  'This server does not watch {currency} on {network} (operator: see docs/operations.md).': {
+    es: 'Este servidor no vigila {currency} en {network} (operador: ver docs/operations.md).',
+    pt: 'Este servidor não monitora {currency} na rede {network} (operador: veja docs/operations.md).',
+  },
+  'Add your Bitcoin extended public key below; this server watches Bitcoin {watched}.': {
+    es: 'Agrega tu clave pública extendida de Bitcoin abajo; este servidor vigila Bitcoin {watched}.',
+    pt: 'Adicione sua chave pública estendida de Bitcoin abaixo; este servidor monitora Bitcoin {watched}.',
+  },
+  'Add your EVM extended public key below; this server watches {network}.': {
+    es: 'Agrega tu clave pública extendida EVM abajo; este servidor vigila {network}.',
+    pt: 'Adicione sua chave pública estendida EVM abaixo; este servidor monitora {network}.',
+  },
+  'Your Bitcoin key is for {keyNetwork}, and this server watches Bitcoin {watched}: save a {watched} key below.': {
+    es: 'Tu clave de Bitcoin es de {keyNetwork} y este servidor vigila Bitcoin {watched}: guarda una clave de {watched} abajo.',
+    pt: 'Sua chave de Bitcoin é da {keyNetwork} e este servidor monitora Bitcoin {watched}: salve uma chave da {watched} abaixo.',
+  },
+  'Test mode offers payers every method. Live mode offers only what can take real money: the live page says what each method needs.':
+    {
+      es: 'El modo de prueba ofrece todos los medios a los pagadores. El modo real ofrece solo los que pueden cobrar dinero real: la página del modo real dice qué necesita cada medio.',
+      pt: 'O modo de teste oferece todos os meios aos pagadores. O modo real oferece só os que podem receber dinheiro real: a página do modo real diz o que cada meio precisa.',
+    },
   Bitcoin: { es: 'Bitcoin', pt: 'Bitcoin' },
   'EVM chains': { es: 'Cadenas EVM', pt: 'Redes EVM' },
   'Save payment settings': { es: 'Guardar configuración de pagos', pt: 'Salvar configurações de pagamento' },
