@@ -678,3 +678,31 @@ export function usePixStandIn(profile: PixProfileName = 'bcb'): () => PixPspStan
     return standIn;
   };
 }
+
+/** What `connect pix` is given for a client of this stand-in (ConnectionService.connectPix's input). */
+export function connectInput(
+  standIn: PixPspStandIn,
+  client: StandInClient,
+  mode: 'live' | 'test',
+  pixKey = 'pagamentos@loja.com.br',
+): {
+  mode: 'live' | 'test';
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  certificate: { kind: 'pem'; cert: string; key: string };
+  ca: string;
+  pixKey: string;
+  profile: PixProfileName;
+} {
+  return {
+    mode,
+    baseUrl: standIn.baseUrl,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    certificate: { kind: 'pem', cert: client.certificate.cert, key: client.certificate.key },
+    ca: standIn.ca.cert,
+    pixKey,
+    profile: standIn.profile,
+  };
+}
