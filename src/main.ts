@@ -192,22 +192,32 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     connected: (type, merchantId, mode) => (type === 'PIX' ? connections.isConnected('PIX', merchantId, mode) : false),
   });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore } =
-    buildPayments({
-      config,
-      uow,
-      clock,
-      clocks,
-      currencies,
-      paymentMethods,
-      availability,
-      providers,
-      events: webhooks,
-      signer,
-      checkCard,
-      billingConcurrency: database.sideBySide,
-      logger,
-    });
+  const {
+    orders,
+    orderMoves,
+    paymentStart,
+    orderSweeps,
+    subscriptions,
+    billing,
+    chainObserver,
+    orderCore,
+    pixCharges,
+  } = buildPayments({
+    config,
+    uow,
+    clock,
+    clocks,
+    currencies,
+    paymentMethods,
+    availability,
+    providers,
+    events: webhooks,
+    signer,
+    checkCard,
+    billingConcurrency: database.sideBySide,
+    connections,
+    logger,
+  });
   const emails = new EmailSender(
     uow,
     config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null,
@@ -242,6 +252,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       connections,
       events: new ConnectorEventService(uow, clock, connections, orderCore),
       intents: new CardIntentService(uow, connections, orderCore),
+      pix: pixCharges,
     },
     subscriptions,
     signer,
@@ -293,7 +304,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks };
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

@@ -242,6 +242,7 @@ export class PixPspStandIn {
     this.tokens.clear();
   }
 
+  /** The next `count` requests to a path matching `path` are carried out but never answered. */
   hang(path: RegExp, count = 1): void {
     this.faults.push({ path, kind: 'hang', status: 0, count });
   }
@@ -395,6 +396,8 @@ export class PixPspStandIn {
     if (fault) {
       fault.count--;
       if (fault.kind === 'hang') {
+        // Carried out, never answered: the caller's time limit decides (a lost answer, or a crash before it was read).
+        this.execute(`${method} ${operation.template}`, token.clientId, params, body as Json);
         return;
       }
       if (fault.kind === 'oversize') {

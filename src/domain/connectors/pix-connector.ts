@@ -73,8 +73,8 @@ export type CreatePixChargeInput = {
   payerMessage: string;
 };
 
-/** One notification the PSP POSTed to the webhook URL, read: the charges it names. */
-export type PixNotification = { txids: string[]; endToEndIds: string[] };
+/** One notification the PSP POSTed to the webhook URL, read: the Pix it lists, by charge. */
+export type PixNotification = { entries: { txid: string; endToEndId: string | null }[] };
 
 /**
  * A PSP reached through the merchant's own API Pix credentials. The connector keeps nothing of a

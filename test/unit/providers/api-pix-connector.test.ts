@@ -292,7 +292,10 @@ for (const profile of ['efi', 'inter'] as const) {
       const body: unknown = JSON.parse(note.body);
       assert.equal(Array.isArray(body), profile === 'inter');
       assert.equal(note.path.endsWith('/pix'), profile !== 'inter');
-      assert.deepEqual(connector.readNotification(profile, body)?.txids, [TXID.replace('1', '9')]);
+      assert.deepEqual(
+        connector.readNotification(profile, body)?.entries.map((e) => e.txid),
+        [TXID.replace('1', '9')],
+      );
       assert.equal(connector.readNotification(profile, { evento: 'teste_webhook' }), null);
     });
   });

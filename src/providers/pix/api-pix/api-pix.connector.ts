@@ -151,18 +151,18 @@ export class ApiPixConnector implements PixConnector {
     }
     // Each profile's own shape is what its PSP sends; the other is taken too (a PSP that changes
     // its mind, or a proxy that rewraps), since a notification only ever triggers a check.
-    const txids = new Set<string>();
-    const endToEndIds = new Set<string>();
+    const entries: PixNotification['entries'] = [];
     for (const entry of (list as unknown[]).slice(0, MAX_NOTIFIED)) {
       const pix = (entry ?? {}) as Json;
-      if (typeof pix.txid === 'string' && /^[a-zA-Z0-9]{1,35}$/.test(pix.txid)) {
-        txids.add(pix.txid);
+      if (typeof pix.txid !== 'string' || !/^[a-zA-Z0-9]{1,35}$/.test(pix.txid)) {
+        // A Pix without a txid pays no charge of Cobro's (a transfer to the key).
+        continue;
       }
-      if (typeof pix.endToEndId === 'string' && /^[a-zA-Z0-9]{32}$/.test(pix.endToEndId)) {
-        endToEndIds.add(pix.endToEndId);
-      }
+      const e2e =
+        typeof pix.endToEndId === 'string' && /^[a-zA-Z0-9]{32}$/.test(pix.endToEndId) ? pix.endToEndId : null;
+      entries.push({ txid: pix.txid, endToEndId: e2e });
     }
-    return { txids: [...txids], endToEndIds: [...endToEndIds] };
+    return { entries };
   }
 }
 
