@@ -329,6 +329,14 @@ export class PixChargeService implements PixCharges {
         { instructions, providerRef: charge.txid },
         this.core.now(order),
       );
+      const rec =
+        updated && order.periodAttempt !== null && order.recurrentPaymentId
+          ? await repos.recurrentPayments.getById(order.recurrentPaymentId)
+          : undefined;
+      if (rec) {
+        // A renewal: its notice goes to the payer now that it has the PSP's code, in the code's transaction.
+        await this.core.effects.renewalOpened(repos, rec, { ...order, instructions, providerRef: charge.txid });
+      }
       await repos.pixCharges.update(
         order.id,
         updated
