@@ -40,6 +40,8 @@ type Operation = {
   template: string;
   pattern: RegExp;
   body: ValidateFunction | null;
+  /** The members the request body's schema names (its objects leave others open; Cobro sends none). */
+  bodyMembers: Set<string> | null;
   /** Answer schemas by status. */
   answers: Map<number, ValidateFunction | null>;
 };
@@ -92,6 +94,18 @@ function loadOperations(spec: Spec): { operations: Operation[]; notification: Va
     const [, kind, name] = /^#\/components\/([A-Za-z]+)\/(.+)$/.exec(ref) ?? [];
     return resolve(((spec.components[kind as string] as Json)[name as string] ?? {}) as Json);
   };
+  const membersOf = (schema: Json, into: Set<string>): Set<string> => {
+    const resolved = resolve(schema);
+    for (const key of Object.keys((resolved.properties ?? {}) as Json)) {
+      into.add(key);
+    }
+    for (const part of ['allOf', 'oneOf', 'anyOf']) {
+      for (const sub of (resolved[part] ?? []) as Json[]) {
+        membersOf(sub, into);
+      }
+    }
+    return into;
+  };
   const jsonSchemaOf = (content: Json | undefined): ValidateFunction | null => {
     const media = (content?.['application/json'] ?? content?.['application/problem+json']) as Json | undefined;
     return media?.schema ? ajv.compile(rebased(media.schema)) : null;
@@ -113,6 +127,9 @@ function loadOperations(spec: Spec): { operations: Operation[]; notification: Va
         template,
         pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
         body: requestBody ? jsonSchemaOf(requestBody.content as Json) : null,
+        bodyMembers: requestBody
+          ? membersOf(((requestBody.content as Json)['application/json'] as Json).schema as Json, new Set())
+          : null,
         answers,
       });
       for (const callback of Object.values((op.callbacks ?? {}) as Json)) {
@@ -383,6 +400,10 @@ export class PixPspStandIn {
         this.violations.push(`${recorded.operation}: a body sent as ${req.headers['content-type']}`);
       }
       body = recorded.body;
+      const unknown = Object.keys((body ?? {}) as Json).filter((key) => !operation.bodyMembers?.has(key));
+      if (unknown.length > 0) {
+        this.violations.push(`${recorded.operation}: members the specification does not have: ${unknown.join(', ')}`);
+      }
       if (!operation.body(body)) {
         const why = errorsOf(operation.body);
         this.violations.push(`${recorded.operation}: ${why}`);

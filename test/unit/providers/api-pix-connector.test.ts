@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { parsePix } from 'pix-utils';
 import { ConnectorError } from '../../../src/domain/connectors/card-connector.ts';
 import type { PixAccess } from '../../../src/domain/connectors/pix-connector.ts';
+import { ApiPixClient } from '../../../src/providers/pix/api-pix/api-pix.client.ts';
 import { ApiPixConnector } from '../../../src/providers/pix/api-pix/api-pix.connector.ts';
 import { fromValor, toValor } from '../../../src/providers/pix/api-pix/api-pix.mapping.ts';
 import { resolveUrls } from '../../../src/providers/pix/api-pix/api-pix.profiles.ts';
@@ -232,6 +233,30 @@ describe('API Pix connector with the PSP stand-in (bcb profile)', () => {
     standIn.oversize(/^\/cob\//);
     await rejectsWith(connector.getCharge(access, TXID), 'UNAVAILABLE', /over 65536 bytes/);
     await rejectsWith(connector.getCharge(access, TXID), 'NOT_FOUND', /no such object/);
+  });
+
+  test('the stand-in catches a request the specification does not allow (so the tests above would fail on one)', async () => {
+    const client2 = new ApiPixClient();
+    const access = accessFor(standIn, client);
+    await client2.call(access, 'PUT', `/cob/${TXID.replace('1', '7')}`, {
+      calendario: { expiracao: 60 },
+      valor: { original: '1.00' },
+      chave: 'k@loja.com.br',
+      desconto: '0.10',
+    });
+    const wrong = await client2.call(access, 'PUT', `/cob/${TXID.replace('1', '8')}`, {
+      calendario: { expiracao: 60 },
+      valor: { original: '1,00' },
+      chave: 'k@loja.com.br',
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(standIn.violations.length, 2, standIn.violations.join('\n'));
+    assert.match(
+      standIn.violations[0] ?? '',
+      /^PUT \/cob\/\{txid\}: members the specification does not have: desconto$/,
+    );
+    assert.match(standIn.violations[1] ?? '', /^PUT \/cob\/\{txid\}: \/valor\/original must match pattern/);
+    standIn.violations.length = 0;
   });
 
   test('the webhook is registered, and removed, per PIX key', async () => {
