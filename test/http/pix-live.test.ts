@@ -198,7 +198,7 @@ describeBackends('live PIX through the merchant’s PSP (API Pix)', (build) => {
     assert.equal((await getOrder(env.ctx.app, env.live, orderId)).status, 'CLOSED');
   });
 
-  test('a partial amount is recorded as UNDERPAID, never settled, and the merchant is told why', async (t) => {
+  test('a partial amount is recorded as UNDERPAID, another amount at the PSP is not settled either, and the merchant is told why', async (t) => {
     const env = await connected(t);
     const { orderId, txid } = await liveOrder(env, 50);
     env.psp.pay(txid, 1000n);
@@ -209,6 +209,16 @@ describeBackends('live PIX through the merchant’s PSP (API Pix)', (build) => {
     const [view] = await env.ctx.cobro.services.connectors.connections.list(env.live.id);
     assert.match(String(view?.lastError), /concluded with 1000 of 5000 centavos; order \w+ was not settled/);
     assert.equal((await chargeRow(env.ctx, orderId))?.state, 'PARTIAL');
+
+    // A charge the PSP holds for another amount than the order's (changed in its portal): paid in full, still not settled.
+    const other = await liveOrder(env, 50);
+    (env.psp.charge(other.txid).request.valor as { original: string }).original = '5.00';
+    env.psp.pay(other.txid);
+    await notify(env, [other.txid]);
+    assert.equal((await getOrder(env.ctx.app, env.live, other.orderId)).status, 'OPENED');
+    assert.equal((await chargeRow(env.ctx, other.orderId))?.state, 'MISMATCH');
+    const [after] = await env.ctx.cobro.services.connectors.connections.list(env.live.id);
+    assert.match(String(after?.lastError), /asks 500 centavos, but order \w+ charges 5000; the order was not settled/);
   });
 
   test('an order that ends unpaid has its charge removed at the PSP: on expiry, and when the payer chooses again', async (t) => {
