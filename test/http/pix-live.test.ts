@@ -280,6 +280,20 @@ describeBackends('live PIX through the merchant’s PSP (API Pix)', (build) => {
     assert.equal(asked?.valor, '16.90');
     assert.equal(asked?.status, 'DEVOLVIDO');
 
+    // The PSP refunded, and the process stopped before moving the order: asking again moves it, no second refund.
+    const cut = await liveOrder(env);
+    env.psp.pay(cut.txid);
+    await notify(env, [cut.txid]);
+    const closedOrder = await ctx.cobro.services.orders.get(
+      { merchantId: live.id, mode: 'live', key: live.apiKey },
+      cut.orderId,
+    );
+    assert.equal(await ctx.cobro.services.connectors.pix.refund(closedOrder), 'REFUNDED');
+    assert.equal((await getOrder(ctx.app, live, cut.orderId)).status, 'CLOSED');
+    const retried = await refund(cut.orderId, 'r-3');
+    assert.equal(retried.json().status, 'REFUNDED', retried.body);
+    assert.equal([...env.psp.refunds.keys()].filter((k) => k.endsWith(pixRefundId(cut.orderId))).length, 1);
+
     // A PSP that processes refunds later: the order stays CLOSED until it says DEVOLVIDO.
     env.psp.refundStatus = 'EM_PROCESSAMENTO';
     const slow = await liveOrder(env);

@@ -77,7 +77,7 @@ export class PixChargeService implements PixCharges {
     return connection?.id ?? null;
   }
 
-  async record(repos: Repositories, order: PaymentOrder, connectionId: string, now: number): Promise<void> {
+  async record(repos: Repositories, order: PaymentOrder, connectionId: string, _now: number): Promise<void> {
     const at = this.clock.now().getTime();
     await repos.pixCharges.insert({
       orderId: order.id,
@@ -91,7 +91,7 @@ export class PixChargeService implements PixCharges {
       // Due at once: if the process dies before `create`, the next run of the job makes it.
       nextCheckAt: at,
       lastError: null,
-      createdAt: Math.min(at, now),
+      createdAt: at,
       updatedAt: at,
     });
   }
@@ -120,6 +120,10 @@ export class PixChargeService implements PixCharges {
     }
     if (charge.state === 'REFUNDING') {
       return 'PENDING';
+    }
+    if (charge.state === 'REFUNDED') {
+      // Done at the PSP before (a process that stopped before moving the order): the order follows now.
+      return 'REFUNDED';
     }
     if (charge.state !== 'SETTLED' || !charge.endToEndId) {
       throw new AppError('CONFLICT', [
