@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { HTML_PAGE, png } from '../../support/images.ts';
 import { describeBackends } from '../../support/test-app.ts';
+import { seriousViolations } from '../support/axe.ts';
 import { describeInChromium, startCheckout, watchPage } from '../support/browser.ts';
 import { signInInBrowser } from '../support/dashboard.ts';
 
@@ -15,22 +14,6 @@ import { signInInBrowser } from '../support/dashboard.ts';
  * script needed), the profile saved, and the payer's checkout showing whom they pay: the name,
  * the logo (decoded by the browser from our origin under the strict CSP) and the accent colour.
  */
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = (await page.evaluate(async () => {
-    const g = globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } };
-    return (await g.axe.run()).violations;
-  })) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describeInChromium('[DASHBOARD] settings in Chromium', (browser) => {
   describeBackends('[DASHBOARD] settings', (_build, backend) => {

@@ -1,32 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { CLI_ACTOR } from '../../../src/domain/dashboard/audit.ts';
 import { totpCode } from '../../../src/domain/dashboard/totp.ts';
 import { pathOf } from '../../support/dashboard-client.ts';
 import { pay } from '../../support/payments.ts';
 import { testBackends } from '../../support/test-app.ts';
+import { seriousViolations } from '../support/axe.ts';
 import { describeInChromium, startCheckout } from '../support/browser.ts';
 
 const PASSWORD = 'correct horse battery staple';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = (await page.evaluate(async () => {
-    const g = globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } };
-    return (await g.axe.run()).violations;
-  })) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 for (const backend of testBackends()) {
   describeInChromium(`dashboard sign-in in Chromium [${backend}]`, (browser) => {
     test('invitation, sign-in with the keyboard alone, two-factor enrolment, then sign-in with a code', async (t) => {
