@@ -12,15 +12,23 @@
 // them through import.meta.url: in the bundle that is rewritten to the source file's own
 // address, relative to dist/, so dist/ must stay beside src/ (it is built in place).
 //
+// The client package (packages/sdk, @cobro/sdk) is built first (scripts/build-sdk.mjs): the command
+// line's `listen` and `trigger` import it by its name, and the bundle takes it as installed,
+// through the workspace link node_modules/@cobro/sdk and the package's exports, that is its
+// packages/sdk/dist/. (tsconfig.json's `paths` point TypeScript and tsx at its sources instead,
+// so checking types and running tests need no build.)
+//
 // With --if-changed nothing is built when dist/ is up to date (what `npm start` runs before
 // the server): dist/.build-stamp holds a hash of the path, size and modification time of every
-// input of the last build (each file esbuild read, every file under src/, package.json,
-// package-lock.json and this script), so an unchanged tree costs one stat per input.
+// input of the last build (each file esbuild read, every file under src/ and packages/sdk/src/,
+// package.json, package-lock.json, the package's manifest and tsconfig, and the build scripts),
+// so an unchanged tree costs one stat per input.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildSdk } from './build-sdk.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'dist');
@@ -28,7 +36,14 @@ const STAMP = join(OUT, '.build-stamp');
 const quiet = process.argv.includes('--quiet');
 
 /** Inputs that are not modules esbuild reads, relative to the root. */
-const FIXED_INPUTS = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
+const FIXED_INPUTS = [
+  'package.json',
+  'package-lock.json',
+  'scripts/build.mjs',
+  'scripts/build-sdk.mjs',
+  'packages/sdk/package.json',
+  'packages/sdk/tsconfig.json',
+];
 
 async function filesUnder(dir) {
   const entries = await readdir(join(ROOT, dir), { withFileTypes: true, recursive: true });
@@ -46,13 +61,18 @@ async function filesUnder(dir) {
  * the newest of those times.
  */
 async function inputsHash(modules) {
-  const paths = [...new Set([...modules, ...FIXED_INPUTS, ...(await filesUnder('src'))])].sort();
+  const paths = [
+    ...new Set([...modules, ...FIXED_INPUTS, ...(await filesUnder('src')), ...(await filesUnder('packages/sdk/src'))]),
+  ].sort();
   const hash = createHash('sha256');
   let newest = 0;
   for (const path of paths) {
     const info = await stat(join(ROOT, path)).catch(() => null);
     hash.update(`${path}\0${info ? `${info.size}\0${info.mtimeMs}` : 'missing'}\n`);
-    newest = Math.max(newest, info?.mtimeMs ?? 0);
+    // The client package's dist/ is written by this build itself (from sources counted here).
+    if (!path.startsWith('packages/sdk/dist/')) {
+      newest = Math.max(newest, info?.mtimeMs ?? 0);
+    }
   }
   return { hash: hash.digest('hex'), newest };
 }
@@ -99,9 +119,18 @@ const sourceAddress = {
   },
 };
 
+/** `@cobro/sdk` as Node resolves it from here (the workspace link), not through tsconfig.json's `paths`. */
+const installedSdk = {
+  name: 'installed-sdk',
+  setup(b) {
+    b.onResolve({ filter: /^@cobro\/sdk$/ }, () => ({ path: fileURLToPath(import.meta.resolve('@cobro/sdk')) }));
+  },
+};
+
 const started = performance.now();
 const startedAt = Date.now();
 await rm(STAMP, { force: true });
+await buildSdk();
 const result = await build({
   absWorkingDir: ROOT,
   entryPoints,
@@ -122,7 +151,7 @@ const result = await build({
   write: false,
   metafile: true,
   logLevel: 'warning',
-  plugins: [sourceAddress],
+  plugins: [installedSdk, sourceAddress],
 });
 
 // Each file is replaced whole (written beside it, then renamed over it), and the chunks (named

@@ -12,9 +12,10 @@ case "$suite" in
   unit) files=(test/unit/**/*.test.ts) ;;
   db) files=(test/db/**/*.test.ts) ;;
   http) files=(test/http/**/*.test.ts) ;;
+  sdk) files=(test/sdk/**/*.test.ts) ;;
   e2e) files=(test/e2e/**/*.e2e.ts) ;;
-  all) files=(test/unit/**/*.test.ts test/db/**/*.test.ts test/http/**/*.test.ts test/e2e/**/*.e2e.ts) ;;
-  *) echo "unknown suite: $suite (unit, db, http, e2e, all)" >&2; exit 2 ;;
+  all) files=(test/unit/**/*.test.ts test/db/**/*.test.ts test/http/**/*.test.ts test/sdk/**/*.test.ts test/e2e/**/*.e2e.ts) ;;
+  *) echo "unknown suite: $suite (unit, db, http, sdk, e2e, all)" >&2; exit 2 ;;
 esac
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files for suite $suite" >&2
@@ -31,7 +32,8 @@ else
   echo "database tests: SQLite only (no PostgreSQL found; set TEST_DATABASE_URL to add it)"
 fi
 
-# The process tests run what production runs (dist/): built once here, not once per test file.
+# The process tests run what production runs (dist/), and the client package's tests use its
+# build (packages/sdk/dist/): built once here, not once per test file.
 node scripts/build.mjs --quiet
 export COBRO_DIST_BUILT=1
 

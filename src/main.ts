@@ -7,6 +7,9 @@ import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import { CardIntentService } from './domain/connectors/card-intent.service.ts';
+import { ConnectionService } from './domain/connectors/connection.service.ts';
+import { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
 import { AuditLogService } from './domain/dashboard/audit.ts';
@@ -129,6 +132,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       logger,
     ),
     evmNetworks: evmTokens,
+    stripe: { apiUrl: config.stripe.apiUrl, timeoutMs: config.stripe.timeoutMs, maxNetworkRetries: 2 },
   });
   const addressPolicy: AddressPolicy = {
     allowPrivate: config.webhooks.allowPrivateNetworks,
@@ -171,26 +175,28 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     (method) => method.type !== 'CRYPTO_ONCHAIN' || providers.liveChain.watches(method.network?.id ?? ''),
   );
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver } = buildPayments({
-    config,
-    uow,
-    clock,
-    clocks,
-    currencies,
-    paymentMethods,
-    providers,
-    events: webhooks,
-    signer,
-    checkCard,
-    billingConcurrency: database.sideBySide,
-    logger,
-  });
+  const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore } =
+    buildPayments({
+      config,
+      uow,
+      clock,
+      clocks,
+      currencies,
+      paymentMethods,
+      providers,
+      events: webhooks,
+      signer,
+      checkCard,
+      billingConcurrency: database.sideBySide,
+      logger,
+    });
   const emails = new EmailSender(
     uow,
     config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null,
     clock,
     logger,
   );
+  const connections = new ConnectionService(uow, clock, secretBox, providers.cardConnectors, config.publicUrl);
   /** One limit on guessing passwords and second factors, shared by every dashboard form that checks one. */
   const credentialThrottle = new CredentialThrottle(uow, clock);
   const services: Services = {
@@ -206,6 +212,11 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(uow, clockFor, currencies, paymentMethods, config.publicUrl, urlPolicy),
     webhooks: webhookServices,
+    connectors: {
+      connections,
+      events: new ConnectorEventService(uow, clock, connections, orderCore),
+      intents: new CardIntentService(uow, connections, orderCore),
+    },
     subscriptions,
     signer,
     // A separate key per purpose, each derived from the one secret, so no token can stand for another.

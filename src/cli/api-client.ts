@@ -1,7 +1,10 @@
 /**
- * The small HTTP client of the developer commands (`listen`, `trigger`): they talk to a running
- * Cobro through its public API with the merchant's key pair, never to the database.
+ * The client of the developer commands (`listen`, `trigger`): they talk to a running Cobro
+ * through its public API with the merchant's key pair, never to the database, with the same
+ * typed client merchants use (@cobro/sdk: credentials, an Idempotency-Key on every POST, retries).
  */
+import type { CobroClient } from '@cobro/sdk';
+import { createCobroClient } from '@cobro/sdk';
 
 export class CliError extends Error {
   constructor(
@@ -13,20 +16,22 @@ export class CliError extends Error {
   }
 }
 
-/** What the developer commands send: reads, writes and DELETE (cancelling a subscription). */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
-
-export type ApiAnswer = { status: number; text: string; json: () => unknown };
+/** What an SDK call resolves to: the data of a 2xx answer, or the error body of any other. */
+type Answer<T> = { data?: T; error?: unknown; response: Response };
 
 export type ApiClient = {
   apiUrl: string;
   apiKey: string;
-  request(method: HttpMethod, path: string, body?: unknown): Promise<ApiAnswer>;
-  /** Like `request`, but anything but `expected` is a CliError naming the call and the answer. */
-  expect<T>(expected: number, method: HttpMethod, path: string, body?: unknown): Promise<T>;
+  sdk: CobroClient;
+  /** The SDK call's answer; an API that cannot be reached is a CliError. */
+  answer<A>(call: Promise<A>): Promise<A>;
+  /** The data of a 2xx answer; an unreachable API or any other answer is a CliError naming the call. */
+  data<T>(call: Promise<Answer<T>>): Promise<T>;
 };
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+/** One attempt of a request; the SDK retries a timed-out attempt like any failure to connect. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** COBRO_API_KEY / COBRO_API_SECRET from the environment; the API URL from the flag, COBRO_API_URL or the default. */
 export function apiClientFromEnv(env: Record<string, string | undefined>, apiUrlFlag: string | undefined): ApiClient {
@@ -48,36 +53,32 @@ export function apiClientFromEnv(env: Record<string, string | undefined>, apiUrl
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`--api-url must be an absolute http(s) URL, got "${raw}"`, 2);
   }
-  const request = async (method: HttpMethod, path: string, body?: unknown): Promise<ApiAnswer> => {
-    let res: Response;
+  const sdk = createCobroClient({
+    baseUrl: raw,
+    apiKey,
+    apiSecret,
+    fetch: (request) => fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+  });
+  const answer = async <A>(call: Promise<A>): Promise<A> => {
     try {
-      res = await fetch(`${raw}${path}`, {
-        method,
-        headers: {
-          'x-api-key': apiKey,
-          'x-api-secret': apiSecret,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
+      return await call;
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new CliError(`cannot reach the Cobro API at ${raw}: ${cause ?? (error as Error).message}`);
     }
-    const text = await res.text();
-    return { status: res.status, text, json: () => JSON.parse(text) as unknown };
   };
   return {
     apiUrl: raw,
     apiKey,
-    request,
-    async expect<T>(expected: number, method: HttpMethod, path: string, body?: unknown): Promise<T> {
-      const answer = await request(method, path, body);
-      if (answer.status !== expected) {
-        throw new CliError(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
+    sdk,
+    answer,
+    async data<T>(call: Promise<Answer<T>>): Promise<T> {
+      const { data, error, response } = await answer(call);
+      if (!response.ok || data === undefined) {
+        const what = response.url ? new URL(response.url).pathname : 'the Cobro API';
+        throw new CliError(`${what} answered ${response.status}: ${JSON.stringify(error ?? null).slice(0, 500)}`);
       }
-      return answer.json() as T;
+      return data;
     },
   };
 }

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { backupSqlite } from '../db/backup.ts';
+import type { ConnectionService } from '../domain/connectors/connection.service.ts';
+import type { ConnectionView } from '../domain/connectors/connection.ts';
 import { CLI_ACTOR } from '../domain/dashboard/audit.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
 import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
@@ -40,6 +42,13 @@ Commands:
       --btc-xpub XPUB [--btc-network mainnet|testnet]   account-level BIP84 zpub/vpub (or xpub/tpub)
       --evm-xpub XPUB                                    account-level xpub at m/44'/60'/0'
       --bank-name N --bank-holder H --bank-account A --bank-routing R
+  connect stripe --merchant ID --secret-key KEY --publishable-key KEY [--webhook-secret whsec_…] [--json]
+                                                   connect the merchant's own Stripe account (the keys'
+                                                   mode: live or test); checks the key, creates the
+                                                   webhook endpoint unless --webhook-secret is given
+  connect show --merchant ID [--json]              the merchant's connections (no secrets)
+  connect remove --merchant ID --provider stripe --mode live|test
+                                                   remove one, and the webhook endpoint it created
 
 Developer tools (talk to a running server with COBRO_API_KEY and COBRO_API_SECRET; the server is
 --api-url, else COBRO_API_URL, else http://127.0.0.1:3000):
@@ -83,6 +92,90 @@ function settingsPatch(
   return patch;
 }
 
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A connection as `connect show --json` prints it: never a secret, masked or not. */
+function connectionJson(c: ConnectionView): Record<string, unknown> {
+  return {
+    merchant_id: c.merchantId,
+    mode: c.mode,
+    provider: c.provider,
+    account_id: c.accountId,
+    account_name: c.accountName,
+    publishable_key: c.publishableKey,
+    webhook_url: c.webhookUrl,
+    webhook_endpoint_id: c.webhookEndpointId,
+    connected_at: iso(c.createdAt),
+    last_event_at: iso(c.lastEventAt),
+    last_error: c.lastError,
+  };
+}
+
+/** connect stripe|show|remove (INTERFACE §11.1); keys are read from the flags and never printed. */
+async function connect(
+  connections: ConnectionService,
+  sub: 'stripe' | 'show' | 'remove',
+  v: Record<string, string | boolean | undefined>,
+): Promise<void> {
+  const merchant = v.merchant;
+  if (typeof merchant !== 'string') {
+    fail(`connect ${sub} needs --merchant ID`);
+  }
+  const str = (name: string) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+  if (sub === 'stripe') {
+    const secretKey = str('secret-key');
+    const publishableKey = str('publishable-key');
+    if (!secretKey || !publishableKey) {
+      fail('connect stripe needs --secret-key KEY and --publishable-key KEY');
+    }
+    const c = await connections.connect(
+      merchant,
+      'stripe',
+      { secretKey, publishableKey, webhookSecret: str('webhook-secret') ?? null },
+      CLI_ACTOR,
+    );
+    process.stdout.write(
+      v.json
+        ? `${JSON.stringify({ merchant_id: c.merchantId, mode: c.mode, provider: 'stripe', account_id: c.accountId, webhook_url: c.webhookUrl, webhook_endpoint_id: c.webhookEndpointId })}\n`
+        : `Stripe connected for ${c.merchantId} (${c.mode} mode)\naccount      ${c.accountId}${c.accountName ? ` (${c.accountName})` : ''}\nwebhook_url  ${c.webhookUrl}\n${
+            c.webhookEndpointId
+              ? `endpoint     ${c.webhookEndpointId} (created at Stripe)\n`
+              : 'endpoint     yours: make Stripe send the card events to webhook_url (docs/connectors.md)\n'
+          }`,
+    );
+    return;
+  }
+  if (sub === 'show') {
+    const list = await connections.list(merchant);
+    if (v.json) {
+      process.stdout.write(`${JSON.stringify(list.map(connectionJson))}\n`);
+    } else if (list.length === 0) {
+      process.stdout.write(`no connections for ${merchant}\n`);
+    } else {
+      for (const c of list) {
+        process.stdout.write(
+          `${c.provider} ${c.mode}  account ${c.accountId}${c.accountName ? ` (${c.accountName})` : ''}\n  webhook_url  ${c.webhookUrl}\n  endpoint     ${c.webhookEndpointId ?? "(the merchant's own)"}\n  last event   ${iso(c.lastEventAt) ?? 'none yet'}${c.lastError ? `\n  last error   ${c.lastError}` : ''}\n`,
+        );
+      }
+    }
+    return;
+  }
+  const provider = str('provider');
+  const mode = str('mode');
+  if (!provider || (mode !== 'live' && mode !== 'test')) {
+    fail('connect remove needs --provider stripe and --mode live or --mode test');
+  }
+  const result = await connections.remove(merchant, provider, mode, CLI_ACTOR);
+  process.stdout.write(
+    v.json
+      ? `${JSON.stringify({ merchant_id: merchant, mode, provider, removed: true, webhook_endpoint_deleted: result.endpointDeleted })}\n`
+      : `removed the ${provider} connection of ${merchant} (${mode} mode)\n`,
+  );
+  if (result.warning) {
+    process.stderr.write(`cobro: warning: ${result.warning}\n`);
+  }
+}
+
 const SETTINGS_FIELDS = [
   'pix_key',
   'pix_name',
@@ -122,6 +215,10 @@ async function main(argv: string[]): Promise<void> {
       role: { type: 'string' },
       jobs: { type: 'string' },
       to: { type: 'string' },
+      'secret-key': { type: 'string' },
+      'publishable-key': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      provider: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -242,6 +339,8 @@ async function main(argv: string[]): Promise<void> {
         const saved = await merchants.updateSettings(values.merchant, patch);
         process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
       }
+    } else if (command === 'connect' && (sub === 'stripe' || sub === 'show' || sub === 'remove')) {
+      await connect(cobro.services.connectors.connections, sub, values);
     } else {
       fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
     }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Schema } from '@cobro/sdk';
 import { signatureHeader } from '../domain/webhooks/signing.ts';
 import type { ApiClient } from './api-client.ts';
 import { CliError } from './api-client.ts';
@@ -10,16 +11,7 @@ import { CliError } from './api-client.ts';
  * tunnel: the server never has to reach the developer's machine.
  */
 
-export type EventRecord = {
-  id: string;
-  event_type: string;
-  entity_id: string;
-  sequence: number;
-  created_at: string;
-  data: Record<string, unknown>;
-};
-
-type EventPage = { data: EventRecord[]; has_more: boolean; next_cursor: string | null };
+export type EventRecord = Schema<'Event'>;
 
 export type ListenOptions = {
   api: ApiClient;
@@ -74,10 +66,10 @@ class EventCursor {
     const fresh: EventRecord[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const body: EventPage = await this.api.expect<EventPage>(
-        200,
-        'GET',
-        `/v1/events?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      const body: Schema<'EventPage'> = await this.api.data(
+        this.api.sdk.GET('/v1/events', {
+          params: { query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } },
+        }),
       );
       let passedHorizon = false;
       for (const e of body.data) {
@@ -147,8 +139,7 @@ export async function forwardEvent(
 export async function listen(options: ListenOptions): Promise<void> {
   const { api, forwardTo, out, err, signal } = options;
   const intervalMs = options.intervalMs ?? 1000;
-  const secretOf = async () =>
-    (await api.expect<{ signing_secret: string }>(200, 'GET', '/v1/webhook_settings')).signing_secret;
+  const secretOf = async () => (await api.data(api.sdk.GET('/v1/webhook_settings'))).signing_secret;
   let secret = await secretOf();
   const cursor = new EventCursor(api);
   // Everything that happened before now is history, not news.

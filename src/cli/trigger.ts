@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Schema } from '@cobro/sdk';
 import { EVENT_TYPES } from '../domain/webhooks/webhook.service.ts';
 import type { ApiClient } from './api-client.ts';
 import { CliError } from './api-client.ts';
@@ -10,13 +11,23 @@ import { CliError } from './api-client.ts';
  * test clock forward, as POST /v1/test_helpers/clock/advance does.
  */
 
-type Order = { id: string; status: string; recurrent_payment_id?: string | null };
+type Order = Schema<'PaymentOrder'>;
 type Flow = (api: ApiClient, preference: (method: Method) => Promise<string>) => Promise<Order>;
 type Method = 'CARD' | 'PIX';
 type Outcome = 'APPROVED' | 'REJECTED' | 'PENDING';
 
-const pay = (api: ApiClient, preferenceId: string, outcome: Outcome) =>
-  api.expect<Order>(201, 'POST', `/v1/test_helpers/checkout_preferences/${preferenceId}/pay`, { outcome });
+const payAnswer = (api: ApiClient, preferenceId: string, outcome: Outcome) =>
+  api.answer(
+    api.sdk.POST('/v1/test_helpers/checkout_preferences/{id}/pay', {
+      params: { path: { id: preferenceId } },
+      body: { outcome },
+    }),
+  );
+
+const pay = (api: ApiClient, preferenceId: string, outcome: Outcome) => api.data(payAnswer(api, preferenceId, outcome));
+
+const expire = (api: ApiClient, orderId: string) =>
+  api.data(api.sdk.POST('/v1/test_helpers/payment_orders/{id}/expire', { params: { path: { id: orderId } } }));
 
 /** The way to each payment-order event, from a fresh preference. */
 const FLOWS: Record<string, Flow> = {
@@ -26,33 +37,37 @@ const FLOWS: Record<string, Flow> = {
   'PAYMENT_ORDER.REJECTED': async (api, preference) => pay(api, await preference('CARD'), 'REJECTED'),
   'PAYMENT_ORDER.EXPIRED': async (api, preference) => {
     const opened = await pay(api, await preference('PIX'), 'PENDING');
-    return api.expect<Order>(200, 'POST', `/v1/test_helpers/payment_orders/${opened.id}/expire`, {});
+    return expire(api, opened.id);
   },
   'PAYMENT_ORDER.REFUNDED': async (api, preference) => {
     const closed = await pay(api, await preference('CARD'), 'APPROVED');
-    return api.expect<Order>(200, 'POST', `/v1/payment_orders/${closed.id}/refunds`, { reason: 'cobro trigger' });
+    return api.data(
+      api.sdk.POST('/v1/payment_orders/{id}/refunds', {
+        params: { path: { id: closed.id } },
+        body: { reason: 'cobro trigger' },
+      }),
+    );
   },
 };
 
 /** A plan for a subscription flow: the method, and what differs from one monthly period a month. */
-type Plan = { method: Method; plan?: Record<string, unknown> };
+type Plan = { method: Method; plan?: Partial<Schema<'CreatePaymentLinkRequest'>> };
 type Subscribed = { linkId: string; preferenceId: string; order: Order; recurrentPaymentId: string };
 type Subscribe = (plan: Plan, outcome: Outcome) => Promise<Subscribed>;
 type RecurrentFlow = (api: ApiClient, subscribe: Subscribe) => Promise<Subscribed>;
-type Recurrent = { id: string; status: string; next_payment_date: string | null };
 
 const advance = (api: ApiClient, seconds: number) =>
-  api.expect<{ now: string }>(200, 'POST', '/v1/test_helpers/clock/advance', { seconds });
+  api.data(api.sdk.POST('/v1/test_helpers/clock/advance', { body: { seconds } }));
 
 const getRecurrent = (api: ApiClient, id: string) =>
-  api.expect<Recurrent>(200, 'GET', `/v1/recurrent_payments/${encodeURIComponent(id)}`);
+  api.data(api.sdk.GET('/v1/recurrent_payments/{id}', { params: { path: { id } } }));
 
 /** The renewal order the billing engine opened for a push-method subscription, if any. */
 async function openRenewal(api: ApiClient, s: Subscribed): Promise<Order | undefined> {
-  const page = await api.expect<{ data: Order[] }>(
-    200,
-    'GET',
-    `/v1/payment_orders?recurrent_payment_id=${encodeURIComponent(s.recurrentPaymentId)}&status=OPENED`,
+  const page = await api.data(
+    api.sdk.GET('/v1/payment_orders', {
+      params: { query: { recurrent_payment_id: s.recurrentPaymentId, status: 'OPENED' } },
+    }),
   );
   return page.data.find((o) => o.id !== s.order.id);
 }
@@ -72,10 +87,8 @@ const RECURRENT_FLOWS: Record<string, RecurrentFlow> = {
       if ((await getRecurrent(api, s.recurrentPaymentId)).status === 'REJECTED') {
         break;
       }
-      const again = await api.request('POST', `/v1/test_helpers/checkout_preferences/${s.preferenceId}/pay`, {
-        outcome: 'REJECTED',
-      });
-      if (again.status !== 201) {
+      const again = await payAnswer(api, s.preferenceId, 'REJECTED');
+      if (again.response.status !== 201) {
         break;
       }
     }
@@ -99,15 +112,15 @@ const RECURRENT_FLOWS: Record<string, RecurrentFlow> = {
     if (!renewal) {
       throw new CliError(`no renewal order was opened for recurrent payment ${s.recurrentPaymentId}`);
     }
-    await api.expect<Order>(200, 'POST', `/v1/test_helpers/payment_orders/${renewal.id}/expire`, {});
+    await expire(api, renewal.id);
     return s;
   },
   'RECURRENT_PAYMENT.CANCELED': async (api, subscribe) => {
     const s = await subscribe({ method: 'CARD' }, 'APPROVED');
-    await api.expect<Recurrent>(
-      200,
-      'DELETE',
-      `/v1/recurrent_payments/${encodeURIComponent(s.recurrentPaymentId)}?deleted_by=cobro_trigger`,
+    await api.data(
+      api.sdk.DELETE('/v1/recurrent_payments/{id}', {
+        params: { path: { id: s.recurrentPaymentId }, query: { deleted_by: 'cobro_trigger' } },
+      }),
     );
     return s;
   },
@@ -145,10 +158,8 @@ export type TriggerResult = {
 };
 
 async function eventsOf(api: ApiClient, entityId: string): Promise<{ id: string; event_type: string }[]> {
-  const listed = await api.expect<{ data: { id: string; event_type: string; sequence: number }[] }>(
-    200,
-    'GET',
-    `/v1/events?entity_id=${encodeURIComponent(entityId)}&limit=100`,
+  const listed = await api.data(
+    api.sdk.GET('/v1/events', { params: { query: { entity_id: entityId, limit: '100' } } }),
   );
   return listed.data.sort((a, b) => a.sequence - b.sequence).map((e) => ({ id: e.id, event_type: e.event_type }));
 }
@@ -171,15 +182,19 @@ export async function trigger(api: ApiClient, eventType: string): Promise<Trigge
   }
   let preferenceId = '';
   const preference = async (method: Method): Promise<string> => {
-    const created = await api.expect<{ id: string }>(201, 'POST', '/v1/checkout_preferences', {
-      type: 'PAYMENT',
-      amount: method === 'PIX' ? 50 : 16.9,
-      currency: method === 'PIX' ? 'BRL' : 'USD',
-      title: `cobro trigger ${eventType}`,
-      origin: 'API',
-      external_id: `trigger-${tag}`,
-      payment_method_types: [method],
-    });
+    const created = await api.data(
+      api.sdk.POST('/v1/checkout_preferences', {
+        body: {
+          type: 'PAYMENT',
+          amount: method === 'PIX' ? 50 : 16.9,
+          currency: method === 'PIX' ? 'BRL' : 'USD',
+          title: `cobro trigger ${eventType}`,
+          origin: 'API',
+          external_id: `trigger-${tag}`,
+          payment_method_types: [method],
+        },
+      }),
+    );
     preferenceId = created.id;
     return created.id;
   };
@@ -204,22 +219,30 @@ async function triggerRecurrent(
   tag: string,
 ): Promise<TriggerResult> {
   const subscribe: Subscribe = async ({ method, plan }, outcome) => {
-    const link = await api.expect<{ id: string }>(201, 'POST', '/v1/payment_links', {
-      title: `cobro trigger ${eventType}`,
-      amount: method === 'PIX' ? 30 : 9.99,
-      currency: method === 'PIX' ? 'BRL' : 'USD',
-      interval_type: 'MONTH',
-      interval_count: 12,
-      external_id: `trigger-${tag}`,
-      ...plan,
-    });
-    const preference = await api.expect<{ id: string }>(201, 'POST', '/v1/checkout_preferences', {
-      type: 'SUBSCRIPTION',
-      origin: 'API',
-      payment_link_id: link.id,
-      external_id: `trigger-${tag}`,
-      payment_method_types: [method],
-    });
+    const link = await api.data(
+      api.sdk.POST('/v1/payment_links', {
+        body: {
+          title: `cobro trigger ${eventType}`,
+          amount: method === 'PIX' ? 30 : 9.99,
+          currency: method === 'PIX' ? 'BRL' : 'USD',
+          interval_type: 'MONTH',
+          interval_count: 12,
+          external_id: `trigger-${tag}`,
+          ...plan,
+        },
+      }),
+    );
+    const preference = await api.data(
+      api.sdk.POST('/v1/checkout_preferences', {
+        body: {
+          type: 'SUBSCRIPTION',
+          origin: 'API',
+          payment_link_id: link.id,
+          external_id: `trigger-${tag}`,
+          payment_method_types: [method],
+        },
+      }),
+    );
     const order = await pay(api, preference.id, outcome);
     if (!order.recurrent_payment_id) {
       throw new CliError(`payment order ${order.id} of the SUBSCRIPTION checkout has no recurrent payment`);

@@ -62,6 +62,8 @@ export type Config = {
     /** Per call to a chain source. */
     timeoutMs: number;
   };
+  /** The merchants' Stripe accounts (INTERFACE §11.1): where calls go, and how long one may take. */
+  stripe: { apiUrl: string; timeoutMs: number };
   smtpUrl: string | null;
   mailFrom: string;
   /** 32-byte key sealing webhook secrets at rest; null: a key file beside the data is used. */
@@ -140,6 +142,32 @@ function httpUrl(env: Env, name: string, query: 'refused' | 'allowed' = 'refused
   }
   // With a query the path is left as given: a trailing slash before it may be part of a key.
   return url.search ? url.toString() : url.toString().replace(/\/+$/, '');
+}
+
+/** Host names that are this machine: the only ones a plain-http STRIPE_API_URL may name. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+/**
+ * STRIPE_API_URL: scheme, host and port only (the package takes nothing else), https; http only
+ * to this machine (a local Stripe-compatible server), where no card data or key crosses a network.
+ */
+function stripeApiUrl(env: Env): string {
+  const url = httpUrl(env, 'STRIPE_API_URL') ?? 'https://api.stripe.com';
+  const parsed = new URL(url);
+  if (parsed.pathname !== '/' || parsed.username !== '' || parsed.password !== '') {
+    throw new ConfigError(
+      `STRIPE_API_URL must be a scheme, host and port only (e.g. https://api.stripe.com), got "${url}"`,
+    );
+  }
+  if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+    throw new ConfigError(
+      `STRIPE_API_URL may use http:// only for this machine (127.0.0.1, ::1, localhost), got "${url}"`,
+    );
+  }
+  return url;
 }
 
 export type EvmNetwork = 'ethereum' | 'polygon' | 'base';
@@ -341,6 +369,10 @@ export function loadConfig(env: Env = process.env): Config {
       },
       pollMs: integer(env, 'CHAIN_POLL_SECONDS', 15, 1, 3600) * 1000,
       timeoutMs: integer(env, 'CHAIN_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    stripe: {
+      apiUrl: stripeApiUrl(env),
+      timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 20_000, 100, 120_000),
     },
     smtpUrl: text(env, 'SMTP_URL') ?? null,
     mailFrom: text(env, 'MAIL_FROM') ?? 'Cobro <no-reply@cobro.invalid>',

@@ -409,6 +409,36 @@ export type ChainTransfersTable = {
   amount: string;
 };
 
+export type ProcessorConnectionsTable = {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  provider: string;
+  account_id: string;
+  account_name: string | null;
+  publishable_key: string;
+  /** SecretBox text (v1.iv.tag.body): never the key itself. */
+  secret_key_sealed: string;
+  webhook_secret_sealed: string;
+  webhook_id: string;
+  webhook_endpoint_id: string | null;
+  created_at: bigint;
+  updated_at: bigint;
+  last_event_at: bigint | null;
+  last_error: string | null;
+};
+export type ConnectorEventsTable = {
+  provider: string;
+  event_id: string;
+  connection_id: string;
+  merchant_id: string;
+  mode: string;
+  type: string;
+  object_id: string | null;
+  outcome: string;
+  received_at: bigint;
+};
+
 export type Database = {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -441,4 +471,6 @@ export type Database = {
   chain_cursors: ChainCursorsTable;
   chain_transfers: ChainTransfersTable;
   test_card_charges: TestCardChargesTable;
+  processor_connections: ProcessorConnectionsTable;
+  connector_events: ConnectorEventsTable;
 };

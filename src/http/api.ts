@@ -6,9 +6,11 @@ import type { Registry } from 'prom-client';
 import type { ChainSourceStatus } from '../domain/payment-methods/payment-provider.ts';
 import { AppError } from '../domain/shared/errors.ts';
 import type { Services } from '../services.ts';
+import { operationSchemaNames } from './openapi-names.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { stripeWebhookRoute } from './routes/connectors/stripe.webhooks.ts';
 import { createCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.create.ts';
 import { getCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.get.ts';
 import { listCheckoutPreferencesRoute } from './routes/v1/checkout-preferences.list.ts';
@@ -29,6 +31,39 @@ import { subscriptionTestHelperRoutes } from './routes/v1/test-helpers.subscript
 import { testHelperRoutes } from './routes/v1/test-helpers.ts';
 import { webhookEndpointRoutes } from './routes/v1/webhook-endpoints.ts';
 import { ErrorBody } from './schemas/common.ts';
+
+const webhookHeader = (name: string, description: string) => ({
+  name,
+  in: 'header' as const,
+  required: true,
+  schema: { type: 'string' as const },
+  description,
+});
+
+/** What Cobro sends to a webhook URL (docs/webhooks.md): the OpenAPI 3.1 `webhooks` section. */
+const webhookRequest = {
+  post: {
+    operationId: 'receiveEvent',
+    summary: 'A status change, POSTed to status_changes_webhook and to the subscribed webhook endpoints',
+    description:
+      'Signed as Standard Webhooks: verify the raw body with the whsec_ secret, reject a timestamp more than 5 minutes away, de-duplicate on webhook-id. Delivered at least once; order is not promised (use sequence).',
+    parameters: [
+      webhookHeader('webhook-id', 'The event id (the body id), the same on every retry'),
+      webhookHeader('webhook-timestamp', 'Seconds since the epoch of this attempt'),
+      webhookHeader(
+        'webhook-signature',
+        'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">; two space-separated values while a secret rotates',
+      ),
+    ],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CobroEvent' } } },
+    },
+    responses: {
+      '2XX': { description: 'Any 2xx within 15 seconds is a delivery; anything else is retried for about 3 days' },
+    },
+  },
+};
 
 export type ApiOptions = {
   publicUrl: string;
@@ -66,7 +101,9 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
         },
       },
       security: [{ apiKey: [], apiSecret: [] }],
+      webhooks: { event: webhookRequest },
     },
+    ...operationSchemaNames(),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
@@ -94,6 +131,7 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
                     ...(c.lagBlocks === null ? {} : { scan_lag_blocks: c.lagBlocks }),
                     errors: c.errors,
                     last_error: c.lastError,
+                    ...(c.tokens === undefined ? {} : { tokens: c.tokens }),
                   },
                 ]),
               ),
@@ -107,6 +145,7 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.header('content-type', options.metrics.contentType).send(await options.metrics.metrics()),
   );
+  await app.register(stripeWebhookRoute, services);
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   // The merchant API: authenticated, rate limited per key, idempotent POSTs.

@@ -1,3 +1,4 @@
+import type { CardConnector } from '../domain/connectors/card-connector.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { PaymentMethodType } from '../domain/payment-methods/payment-method.ts';
 import type {
@@ -8,6 +9,8 @@ import type {
 import type { TestProcessorStore } from '../domain/repositories/test-card-processor.repository.ts';
 import { BankTransferProvider } from './bank-transfer/bank-transfer.provider.ts';
 import { CardProvider } from './card/card.provider.ts';
+import type { StripeClientOptions } from './card/stripe/stripe.client.ts';
+import { StripeConnector } from './card/stripe/stripe.connector.ts';
 import { TestCardProcessor } from './card/test-card-processor.ts';
 import { CashProvider } from './cash/cash.provider.ts';
 import { LiveChains } from './crypto-onchain/chain-watchers.ts';
@@ -18,6 +21,8 @@ import { PixProvider } from './pix/pix.provider.ts';
 /** Every adapter, one per method type, plus the test-mode stand-ins for the outside world. */
 export type ProviderRegistry = {
   card: CardPaymentProvider;
+  /** Card processors a merchant connects its own account of (providers/card/<name>/). */
+  cardConnectors: CardConnector[];
   push: Record<Exclude<PaymentMethodType, 'CARD'>, PushPaymentProvider>;
   /** Test mode's simulated chain (tests may give several instances one). */
   chain: ChainWatcher;
@@ -40,6 +45,8 @@ export function createProviders(
     liveChains?: LiveChains;
     /** EVM chain ids and token contracts (mainnet's when not given). */
     evmNetworks?: Record<string, EvmNetworkTokens>;
+    /** How the Stripe connector reaches Stripe (STRIPE_API_URL); the defaults when not given. */
+    stripe?: StripeClientOptions;
   },
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.decimalsOf(code);
@@ -52,12 +59,18 @@ export function createProviders(
   const liveChains = options.liveChains ?? new LiveChains({});
   return {
     card: new CardProvider({ test: testProcessor, live: null }, now),
+    cardConnectors: [
+      new StripeConnector(
+        options.stripe ?? { apiUrl: 'https://api.stripe.com', timeoutMs: 20_000, maxNetworkRetries: 2 },
+        decimalsOf,
+      ),
+    ],
     push: {
       PIX: new PixProvider(),
       CRYPTO_ONCHAIN: new CryptoOnchainProvider(
         decimalsOf,
         options.requiredConfirmations ?? (() => 2),
-        (network) => liveChains.watches(network),
+        (network, currency) => liveChains.watches(network, currency),
         options.evmNetworks,
       ),
       BANK_TRANSFER: new BankTransferProvider(decimalsOf),

@@ -51,6 +51,21 @@ export function createHttpMetrics(chains?: () => Record<string, ChainSourceStatu
         }
       },
     });
+    new Gauge({
+      name: 'cobro_chain_token_enabled',
+      help: "1 when a token's payments are counted, 0 when its chain source disabled it (its contract failed the check), by network and currency; absent until checked",
+      labelNames: ['network', 'currency'] as const,
+      registers: [registry],
+      collect() {
+        for (const [network, status] of Object.entries(chains())) {
+          for (const [currency, token] of Object.entries(status.tokens ?? {})) {
+            if (token.status !== 'UNVERIFIED') {
+              this.set({ network, currency }, token.status === 'ENABLED' ? 1 : 0);
+            }
+          }
+        }
+      },
+    });
     new Counter({
       name: 'cobro_chain_rpc_errors_total',
       help: 'Calls to a chain source that failed (no answer, error status, oversized or malformed answer, tip going backwards), by network',

@@ -49,6 +49,13 @@ export function liveChains(
         backoffMs: (failures) => Math.min(pollMs * 2 ** (failures - 1) - pollMs / 2, 10 * 60_000),
         onReorg: (fork, from) =>
           logger.warn({ network, fork, from }, 'chain reorganised: transfers above the fork are scanned again'),
+        onTokenChange: (currency, token) =>
+          token.status === 'DISABLED'
+            ? logger.warn(
+                { network, currency, contract: token.contract, reason: token.reason },
+                'chain token disabled: its payments are not counted until its check passes',
+              )
+            : logger.info({ network, currency, contract: token.contract }, 'chain token enabled again'),
       });
     }
   }

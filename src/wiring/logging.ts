@@ -8,7 +8,26 @@ const REDACTED = '[Redacted]';
  * log (Fastify's, at trace level); they hold the request's path, a link's token in it, and its
  * cookies.
  */
-const SECRET_MEMBERS = ['apiSecret', 'api_secret', 'secret', 'rawPacket'] as const;
+const SECRET_MEMBERS = [
+  'apiSecret',
+  'api_secret',
+  'secret',
+  'rawPacket',
+  'secretKey',
+  'secret_key',
+  'webhookSecret',
+  'webhook_secret',
+  'clientSecret',
+  'client_secret',
+] as const;
+/**
+ * Processor credentials wherever they sit in a text (an error's message quoting a request, a
+ * URL): Stripe's secret and restricted keys, webhook signing secrets, PaymentIntent client
+ * secrets. `KEY_HINT` is the cheap test that spares every other text the regular expression.
+ */
+const KEY_HINT = /sk_|rk_|whsec_|_secret_/;
+const KEY_TEXT =
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9*]+|\bwhsec_[A-Za-z0-9+/=]+|\bpi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+/g;
 const SECRET_HEADERS = ['x-api-secret', 'authorization'] as const;
 
 /** A shallow copy of `value` with `members` censored; an Error stays an Error, with its message and stack. */
@@ -26,16 +45,49 @@ function censored(value: object, members: readonly string[]): Record<string, unk
   return copy;
 }
 
+/** `text` with every processor credential in it replaced; the same string when it holds none. */
+function withoutKeys(text: string): string {
+  return KEY_HINT.test(text) ? text.replace(KEY_TEXT, REDACTED) : text;
+}
+
+/** The string members of `value` that hold a processor credential. */
+function keyedMembers(value: object): string[] {
+  const found: string[] = [];
+  for (const member of Object.keys(value)) {
+    const text = (value as Record<string, unknown>)[member];
+    if (typeof text === 'string' && KEY_HINT.test(text) && withoutKeys(text) !== text) {
+      found.push(member);
+    }
+  }
+  // An Error's message and stack are not enumerable.
+  if (value instanceof Error && KEY_HINT.test(value.message)) {
+    found.push('message', 'stack');
+  }
+  return found;
+}
+
 /**
- * Censors the members `*.apiSecret`, `*.api_secret`, `*.secret`, `*.rawPacket` and the headers
- * `req.headers["x-api-secret"]` and `req.headers.authorization` of a log line. It looks one level
- * into each member and copies only a line that holds such a member, where pino's own `redact`
- * would clone every line and every per-request child logger (docs/performance.md, "Logging").
+ * Censors the members `*.apiSecret`, `*.api_secret`, `*.secret`, `*.rawPacket` (and the other
+ * SECRET_MEMBERS), the headers `req.headers["x-api-secret"]` and `req.headers.authorization`,
+ * and processor credentials in any text of the line or one level down (KEY_TEXT). It looks one
+ * level into each member and copies only a line that holds such a member, where pino's own
+ * `redact` would clone every line and every per-request child logger (docs/performance.md,
+ * "Logging").
  */
 export function scrubSecrets(line: Record<string, unknown>): Record<string, unknown> {
   let out = line;
   for (const key of Object.keys(line)) {
     const value = line[key];
+    if (typeof value === 'string') {
+      const clean = withoutKeys(value);
+      if (clean !== value) {
+        if (out === line) {
+          out = { ...line };
+        }
+        out[key] = clean;
+      }
+      continue;
+    }
     if (value === null || typeof value !== 'object') {
       continue;
     }
@@ -43,6 +95,14 @@ export function scrubSecrets(line: Record<string, unknown>): Record<string, unkn
     const members = SECRET_MEMBERS.filter((m) => Object.hasOwn(value, m));
     if (members.length > 0) {
       copy = censored(value, members);
+    }
+    const keyed = keyedMembers(value);
+    if (keyed.length > 0) {
+      copy ??= censored(value, []);
+      for (const member of keyed) {
+        const text = (copy as Record<string, unknown>)[member];
+        copy[member] = typeof text === 'string' ? withoutKeys(text) : REDACTED;
+      }
     }
     const headers = key === 'req' ? (value as { headers?: unknown }).headers : undefined;
     if (headers !== null && typeof headers === 'object') {

@@ -97,5 +97,5 @@ export function buildPayments(p: PaymentParts) {
     onChainError: (mode, network, error) =>
       p.logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
   });
-  return { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver };
+  return { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore };
 }

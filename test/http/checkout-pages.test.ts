@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { XSS_PAYLOADS } from '../e2e/support/xss-payloads.ts';
 import { createPaymentLink, createPreference } from '../support/builders.ts';
-import { cookieFrom, FORM, OUR_ORIGIN, postForm, type Session, tokenFrom } from '../support/page-forms.ts';
+import {
+  cookieFrom,
+  FORM,
+  hiddenFieldsOf,
+  OUR_ORIGIN,
+  postForm,
+  type Session,
+  tokenFrom,
+} from '../support/page-forms.ts';
 import { withoutRandomTokens } from '../support/page-text.ts';
 import type { TestMerchant } from '../support/test-app.ts';
 import { buildTestApp } from '../support/test-app.ts';
@@ -26,6 +35,13 @@ async function open(
 
 const PAYER = { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza', phone: '+55 11 98765 4321' };
 const CARD = { card_expiry: '12/34', card_cvc: '737', card_holder_name: 'Ana Souza' };
+/** Every card field wrong: a number failing Luhn, month 13, a short CVC, digits in the name. */
+const WRONG_CARD = {
+  card_number: '4242 4242 4242 4241',
+  card_expiry: '13/99',
+  card_cvc: '73',
+  card_holder_name: 'R2D2',
+};
 
 /** Asserts the security headers every checkout page must carry (R20), and that scripts carry the header's nonce. */
 function assertPageHeaders(res: LightMyRequestResponse, what: string): void {
@@ -81,8 +97,20 @@ async function latestOrderId(app: FastifyInstance, merchant: TestMerchant, prefI
   return id;
 }
 
+/** The order is CLOSED, paid by PAYER as the API writes a payer. */
+async function assertClosedForPayer(app: FastifyInstance, merchant: TestMerchant, orderId: string): Promise<void> {
+  const order = await app.inject({ url: `/v1/payment_orders/${orderId}`, headers: merchant.authHeaders });
+  assert.equal(order.json().status, 'CLOSED', order.body);
+  assert.deepEqual(order.json().payer, {
+    email: 'ana@example.com',
+    first_name: 'Ana',
+    last_name: 'Souza',
+    phone_number: '+5511987654321',
+  });
+}
+
 describe('checkout pages: rendering', () => {
-  test('renders the form with payer fields, the eligible methods by name and the card fields', async (t) => {
+  test('renders the form with payer fields, the eligible methods by name and the card fields hidden until Card is chosen', async (t) => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant, { external_id: 'order-77' });
     const { res } = await open(app, `/checkout/${pref.id}`);
@@ -100,6 +128,15 @@ describe('checkout pages: rendering', () => {
       assert.ok(res.body.includes(`<label for="${id}">${label}</label>`), `label ${label}`);
       assert.match(res.body, new RegExp(`<input id="${id}" name="${id}"`), `input ${id}`);
     }
+    // Several methods to choose from: the card fields wait, hidden and disabled (never posted), none required.
+    assert.match(
+      res.body,
+      /<fieldset class="card-fields" id="card-fields" data-test="card-fields" data-card-on-choice hidden disabled>/,
+    );
+    assert.ok(
+      !/<input id="card_[a-z_]+"[^>]* required/.test(res.body),
+      'no card field is required before Card is chosen',
+    );
     for (const name of ['Card', 'Bank transfer', 'USDT on Ethereum', 'BTC on Bitcoin']) {
       assert.ok(res.body.includes(`">${name}</label>`), `method ${name} offered`);
     }
@@ -126,7 +163,8 @@ describe('checkout pages: rendering', () => {
     }
     assert.ok(!res.body.includes('type="radio"'), 'no method choice');
     assert.match(res.body, /data-test="selected-method">Card</);
-    // The card is the only way to pay: its fields are required.
+    // The card is the only way to pay: its fields are on this first page, shown and required.
+    assert.match(res.body, /<fieldset class="card-fields" id="card-fields" data-test="card-fields">/);
     assert.match(res.body, /<input id="card_number"[^>]* required aria-required="true"/);
     assert.match(res.body, /ana@example\.com/, 'the payer sees who pays');
   });
@@ -343,14 +381,7 @@ describe('checkout pages: payments through the form', () => {
     assert.match(result.body, /data-test="result-paid"/);
     // The order page outlives the payment (history, e-mails): it no longer names the card that paid.
     assert.ok(!withoutRandomTokens(result.body).includes('4242'), 'no card digits on the result page');
-    const order = await app.inject({ url: `/v1/payment_orders/${orderId}`, headers: merchant.authHeaders });
-    assert.equal(order.json().status, 'CLOSED', order.body);
-    assert.deepEqual(order.json().payer, {
-      email: 'ana@example.com',
-      first_name: 'Ana',
-      last_name: 'Souza',
-      phone_number: '+5511987654321',
-    });
+    await assertClosedForPayer(app, merchant, orderId);
   });
 
   test('a declined card shows the reason and a way back; the next card pays', async (t) => {
@@ -389,10 +420,7 @@ describe('checkout pages: payments through the form', () => {
       last_name: '',
       phone: '12',
       payment_method_id: USD_CARD_ID,
-      card_number: '4242 4242 4242 4241',
-      card_expiry: '13/99',
-      card_cvc: '73',
-      card_holder_name: 'R2D2',
+      ...WRONG_CARD,
     });
     assert.equal(res.statusCode, 400, res.body);
     assertPageHeaders(res, 'errors');
@@ -531,6 +559,182 @@ describe('checkout pages: payments through the form', () => {
     const simulated = await postForm(app, `${orderUrl}/simulate`, session, {});
     assert.equal(simulated.statusCode, 404, simulated.body);
     assert.equal((await app.inject({ url: `${orderUrl}/status` })).json().status, 'OPENED');
+  });
+});
+
+describe('checkout pages: the card step', () => {
+  const CARD_KEYS = ['card_number', 'card_expiry', 'card_cvc', 'card_holder_name'];
+
+  /** The card step: its heading, the card fields shown and required, no method choice, no payer field to fill. */
+  function assertCardStep(res: LightMyRequestResponse, what: string): void {
+    assertPageHeaders(res, what);
+    assert.match(res.body, /<title>Card details · /, what);
+    assert.match(res.body, /<legend><h2 id="card-step-title">Card details<\/h2><\/legend>/, what);
+    assert.match(res.body, /<fieldset class="card-fields" id="card-fields" data-test="card-fields">/, what);
+    for (const key of CARD_KEYS) {
+      assert.match(
+        res.body,
+        new RegExp(`<input id="${key}" name="${key}"[^>]* value=""[^>]* required aria-required="true"`),
+        `${what}: ${key}`,
+      );
+    }
+    assert.ok(!res.body.includes('type="radio"'), `${what}: no method choice`);
+    assert.ok(!res.body.includes('id="email"'), `${what}: no payer field to fill again`);
+    assert.match(res.body, /name="back" value="methods"[^>]*>Choose another payment method<\/button>/, what);
+  }
+
+  /** A checkout (USD unless told: card, bank transfer, crypto) opened as a browser would, and its form's post. */
+  async function openCheckout(t: TestContext, overrides: Record<string, unknown> = {}) {
+    const built = await buildTestApp(t, 'sqlite');
+    const { id } = await createPreference(built.app, built.merchant, overrides);
+    const { res, session } = await open(built.app, `/checkout/${id}`);
+    const post = (fields: Record<string, string>) => postForm(built.app, `/checkout/${id}`, session, fields);
+    return { ...built, first: res, session, pref: { id, post } };
+  }
+
+  async function openOrderId(app: FastifyInstance, merchant: TestMerchant, prefId: string): Promise<string | null> {
+    const res = await app.inject({ url: `/v1/checkout_preferences/${prefId}`, headers: merchant.authHeaders });
+    return (res.json() as { payment_order_id: string | null }).payment_order_id;
+  }
+
+  test('choosing Card on a page without card fields (no script) leads to the card step, details carried; paying there works', async (t) => {
+    const { app, merchant, session, pref } = await openCheckout(t, { external_id: 'order-5' });
+    // What a browser without the script posts: the card fields were disabled, so none is sent.
+    const step = await pref.post({ ...PAYER, payment_method_id: USD_CARD_ID });
+    assert.equal(step.statusCode, 200, step.body);
+    assertCardStep(step, 'card step');
+    assert.ok(!step.body.includes('data-test="error-summary"'), 'the card step is a step, not an error');
+    assert.deepEqual(hiddenFieldsOf(step.body), { step: 'card', ...PAYER, payment_method_id: USD_CARD_ID });
+    // The payer sees who pays and how before typing the card.
+    assert.match(step.body, /data-test="payer">Ana Souza · ana@example\.com · \+55 11 98765 4321</);
+    assert.match(step.body, /data-test="selected-method">Card</);
+    assert.match(step.body, /<button type="submit" class="pay" data-test="pay-button">Pay<\/button>/);
+    assert.equal(await openOrderId(app, merchant, pref.id), null, 'nothing started before the card is given');
+
+    const paid = await postForm(
+      app,
+      `/checkout/${pref.id}`,
+      { cookie: session.cookie, token: tokenFrom(step.body) },
+      { ...hiddenFieldsOf(step.body), card_number: '4242 4242 4242 4242', ...CARD },
+    );
+    assert.equal(paid.statusCode, 303, paid.body);
+    const orderId = await latestOrderId(app, merchant, pref.id);
+    assert.equal(paid.headers.location, `/checkout/${pref.id}/orders/${orderId}`);
+    await assertClosedForPayer(app, merchant, orderId);
+  });
+
+  test('a wrong card on the card step comes back there with its errors, the card never echoed', async (t) => {
+    const { app, merchant, pref } = await openCheckout(t);
+    const res = await pref.post({
+      step: 'card',
+      ...PAYER,
+      payment_method_id: USD_CARD_ID,
+      ...WRONG_CARD,
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assertCardStep(res, 'card step with errors');
+    assert.match(res.body, /<div class="error-summary" role="alert"/);
+    for (const key of CARD_KEYS) {
+      assert.match(res.body, new RegExp(`data-test="error-${key}"`), `error next to ${key}`);
+      assert.match(res.body, new RegExp(`<li><a href="#${key}">`), `summary links to ${key}`);
+    }
+    assert.deepEqual(hiddenFieldsOf(res.body), { step: 'card', ...PAYER, payment_method_id: USD_CARD_ID });
+    assert.ok(!/4242\s?4242\s?4242\s?4241/.test(res.body), 'card number not rendered back');
+    assert.ok(!res.body.includes('R2D2'), 'holder name not rendered back');
+    assert.ok(!withoutRandomTokens(res.body).includes('13/99'), 'expiry not rendered back');
+    assert.equal(await openOrderId(app, merchant, pref.id), null);
+  });
+
+  test('Card chosen with wrong details: the first page with those errors, none about a card not yet asked for', async (t) => {
+    const { pref } = await openCheckout(t);
+    const res = await pref.post({
+      ...PAYER,
+      email: 'not-an-email',
+      last_name: '',
+      payment_method_id: USD_CARD_ID,
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.match(res.body, /data-test="error-email"/);
+    assert.match(res.body, /data-test="error-last_name"/);
+    assert.ok(!/data-test="error-card_/.test(res.body), 'no card error');
+    assert.ok(!res.body.includes('href="#card_'), 'the summary links to no hidden field');
+    // The method stays chosen; the card fields still wait for the choice.
+    assert.match(res.body, new RegExp(`value="${USD_CARD_ID}" data-method-type="CARD" checked`));
+    assert.match(res.body, /data-test="card-fields" data-card-on-choice hidden disabled>/);
+  });
+
+  test('wrong details posted from the card step go back to the first page, the card dropped', async (t) => {
+    const { app, merchant, pref } = await openCheckout(t);
+    // Only a client that edits the hidden fields can do this: the details were checked before the step.
+    const res = await pref.post({
+      step: 'card',
+      ...PAYER,
+      email: 'not-an-email',
+      payment_method_id: USD_CARD_ID,
+      card_number: '4242 4242 4242 4242',
+      ...CARD,
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.match(res.body, /<input id="email" name="email" type="email"[^>]* value="not-an-email"/);
+    assert.match(res.body, /data-test="error-email"/);
+    assert.ok(!/data-test="error-card_/.test(res.body), 'no card error');
+    assert.ok(!/4242\s?4242/.test(res.body), 'card number not rendered back');
+    assert.equal(await openOrderId(app, merchant, pref.id), null);
+  });
+
+  test('back from the card step: the first page with the details kept and the method to choose again', async (t) => {
+    const { app, merchant, pref } = await openCheckout(t);
+    const res = await pref.post({
+      step: 'card',
+      ...PAYER,
+      payment_method_id: USD_CARD_ID,
+      card_number: '4242 4242 4242 4242',
+      ...CARD,
+      back: 'methods',
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.body, /<input id="email" name="email" type="email"[^>]* value="ana@example\.com"/);
+    assert.match(res.body, /<input id="last_name" name="last_name"[^>]* value="Souza"/);
+    assert.ok(res.body.includes('type="radio"'), 'the methods to choose from');
+    assert.ok(!/type="radio"[^>]* checked/.test(res.body), 'no method chosen yet');
+    assert.ok(!res.body.includes('data-test="error-summary"'), 'no error');
+    assert.ok(!/4242\s?4242/.test(res.body), 'card number not rendered back');
+    assert.equal(await openOrderId(app, merchant, pref.id), null, 'nothing was paid');
+  });
+
+  test('a non-card method ignores card fields posted beside it: nothing checked, shown, tokenized or charged', async (t) => {
+    const { app, merchant, cobro, pref } = await openCheckout(t, { currency: 'BRL', amount: 50 });
+    // Far too long to be a card number: checking it at all would refuse the post.
+    const res = await pref.post({
+      ...PAYER,
+      payment_method_id: BRL_PIX_ID,
+      card_number: `4242424242424242${'9'.repeat(60)}`,
+      card_expiry: '12/34',
+      card_cvc: '737',
+      card_holder_name: 'Ana Souza',
+    });
+    assert.equal(res.statusCode, 303, res.body);
+    const orderId = await latestOrderId(app, merchant, pref.id);
+    const order = await app.inject({ url: `/v1/payment_orders/${orderId}`, headers: merchant.authHeaders });
+    assert.equal(order.json().payment_method_id, BRL_PIX_ID, order.body);
+    assert.ok(!order.body.includes('4242'), 'no card in the order');
+    const panel = await app.inject({ url: String(res.headers.location) });
+    assert.match(panel.body, /data-test="pix-payload"/);
+    assert.ok(!withoutRandomTokens(panel.body).includes('4242'), 'no card on the PIX page');
+    const db = cobro.database.db;
+    assert.deepEqual(await db.selectFrom('test_card_tokens').selectAll().execute(), [], 'no card tokenized');
+    assert.deepEqual(await db.selectFrom('test_card_charges').selectAll().execute(), [], 'no card charged');
+  });
+
+  test('a card-only checkout asks for the card on its first page; a post without it is told to enter it there', async (t) => {
+    const { first, pref } = await openCheckout(t, { payment_method_types: ['CARD'] });
+    assert.match(first.body, /<fieldset class="card-fields" id="card-fields" data-test="card-fields">/);
+    assert.match(first.body, /<input id="card_cvc"[^>]* required aria-required="true"/);
+    const refused = await pref.post({ ...PAYER, payment_method_id: USD_CARD_ID });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.body, /id="card_number-error" data-test="error-card_number">Enter your card details\.</);
+    assert.match(refused.body, /<input id="email" name="email"/);
+    assert.ok(!refused.body.includes('card-step-title'), 'no separate step');
   });
 });
 
@@ -930,6 +1134,14 @@ describe('checkout pages: XSS (R20, server side)', () => {
       });
       assert.equal(invalid.statusCode, 400, invalid.body);
       assertInert(invalid.body, payload, 'errors');
+      // The card step shows the payer the merchant gave, and carries what the payer typed.
+      const cardStep = await postForm(app, `/checkout/${pref.id}`, session, {
+        email: 'ana@example.com',
+        payment_method_id: USD_CARD_ID,
+      });
+      assert.equal(cardStep.statusCode, 200, cardStep.body);
+      assert.match(cardStep.body, /id="card-step-title"/);
+      assertInert(cardStep.body, payload, 'card step');
       const order = await payByTestHelper(app, merchant, pref.id);
       const result = await app.inject({ url: `/checkout/${pref.id}/orders/${order.id}` });
       assertInert(result.body, payload, 'result');

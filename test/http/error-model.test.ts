@@ -78,6 +78,8 @@ const ALLOWED = [
   /^\/l\//,
   // The merchant dashboard (docs/dashboard.md): HTML pages with their own error pages.
   /^\/dashboard([/*].*)?$/,
+  // Where merchants' processors send their events (docs/connectors.md): signed, no credentials.
+  /^\/connectors\/stripe\/webhooks\/:webhookId$/,
 ];
 
 function assertErrorAnswer(res: LightMyRequestResponse, what: string): void {
@@ -220,7 +222,7 @@ describeBackends('error model and route inventory (R13)', (build) => {
     });
 
     await t.test(
-      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout, /subscriptions, /test-mailbox, /l, /dashboard and /v1',
+      'registers no route outside /health, /ready, /metrics, /openapi.json, /docs, /checkout, /subscriptions, /test-mailbox, /l, /dashboard, /connectors and /v1',
       async () => {
         const { app } = await fresh();
         const routes = registeredRoutes(app);

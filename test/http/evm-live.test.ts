@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { decimalToMinor, parseDecimal } from '../../src/domain/shared/money.ts';
 import { EVM_TEST_XPUB } from '../../src/providers/crypto-onchain/derivation.ts';
@@ -29,12 +29,16 @@ async function liveMerchant(ctx: TestApp): Promise<TestMerchant> {
   return live;
 }
 
-async function openUsdcOrder({ ctx, merchant }: Setup, amount = 20) {
+function openUsdcOrder(setup: Setup, amount = 20) {
+  return openTokenOrder(setup, 'USDC', 'base', amount);
+}
+
+async function openTokenOrder({ ctx, merchant }: Setup, currency: 'USDC' | 'USDT', network = 'ethereum', amount = 20) {
   const pref = await createPreference(ctx.app, merchant, { amount, payment_method_types: ['CRYPTO_ONCHAIN'] });
-  const methods = await ctx.cobro.services.paymentMethods.list({ type: 'CRYPTO_ONCHAIN', currency: 'USDC' });
-  const base = methods.find((m) => m.network?.id === 'base');
-  assert.ok(base, 'the catalogue offers USDC on Base');
-  const order = await ctx.cobro.services.paymentStart.start(pref.id, { paymentMethodId: base.id, payer: PAYER });
+  const methods = await ctx.cobro.services.paymentMethods.list({ type: 'CRYPTO_ONCHAIN', currency });
+  const method = methods.find((m) => m.network?.id === network);
+  assert.ok(method, `the catalogue offers ${currency} on ${network}`);
+  const order = await ctx.cobro.services.paymentStart.start(pref.id, { paymentMethodId: method.id, payer: PAYER });
   const ins = order.instructions;
   if (ins?.type !== 'CRYPTO_ONCHAIN') {
     throw new Error('not a crypto order');
@@ -273,30 +277,114 @@ describeBackends('live USDC payments watched on an EVM node', (build) => {
     );
   });
 
-  test('a token whose decimals differ from the catalogue, or a node of another chain, is refused and closes nothing', async (t) => {
+  test('a node of another chain fails the whole source and closes nothing', async (t) => {
     const node = await startEvmNode(t);
-    const wrong = await node.deployToken({ decimals: 18, symbol: 'USDC' });
-    for (const env of [
-      { EVM_TOKEN_BASE_USDC: wrong, EVM_CHAIN_ID_BASE: String(node.chainId) },
-      { EVM_TOKEN_BASE_USDC: wrong, EVM_CHAIN_ID_BASE: '8453' },
-    ]) {
+    const token = await node.deployToken({ decimals: 6, symbol: 'USDC' });
+    const ctx = await build(t, { env: { ...baseUsdcSettings(node, token, REQUIRED), EVM_CHAIN_ID_BASE: '8453' } });
+    const merchant = await liveMerchant(ctx);
+    const { order, address, units } = await openUsdcOrder({ ctx, node, token, merchant });
+    await node.transfer(token, address, units);
+    await node.mine(REQUIRED);
+    await ctx.cobro.runJobs();
+    assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'OPENED');
+    const base = (await ctx.app.inject({ url: '/ready' })).json().chains.base;
+    assert.equal(base.ok, false);
+    assert.match(base.last_error, /on chain 1337, expected 8453/);
+    assert.equal(base.tokens.USDC.status, 'UNVERIFIED', 'no token is believed from a node of another chain');
+  });
+
+  describe('two tokens on one network, one of them broken', () => {
+    /** Ethereum watched on the node, its USDC a real 6-decimal token and its USDT at `usdt`. */
+    async function twoTokens(t: TestContext, usdt: (node: EvmNode) => Promise<string>) {
+      const node = await startEvmNode(t);
+      const usdc = await node.deployToken({ decimals: 6, symbol: 'USDC' });
+      const usdtAt = await usdt(node);
       const ctx = await build(t, {
-        env: { EVM_RPC_URL_BASE: node.url, BASE_CONFIRMATIONS: String(REQUIRED), ...env },
+        env: {
+          EVM_RPC_URL_ETHEREUM: node.url,
+          EVM_CHAIN_ID_ETHEREUM: String(node.chainId),
+          EVM_TOKEN_ETHEREUM_USDC: usdc,
+          EVM_TOKEN_ETHEREUM_USDT: usdtAt,
+          ETHEREUM_CONFIRMATIONS: String(REQUIRED),
+        },
       });
       const merchant = await liveMerchant(ctx);
-      const { order, address, units } = await openUsdcOrder({ ctx, node, token: wrong, merchant });
-      await node.transfer(wrong, address, units * 10n ** 12n);
+      const open = (currency: 'USDC' | 'USDT') => openTokenOrder({ ctx, node, token: usdc, merchant }, currency);
+      return { ctx, node, usdc, usdt: usdtAt, merchant, open };
+    }
+
+    async function ethereumStatus(ctx: TestApp) {
+      const ready = await ctx.app.inject({ url: '/ready' });
+      assert.equal(ready.statusCode, 200);
+      return ready.json().chains.ethereum;
+    }
+
+    test("where USDT's contract does not answer decimals(), USDC payments still settle; USDT is DISABLED with its reason in /ready and the metrics, and no live USDT order is opened", async (t) => {
+      // A testnet where only USDC is deployed: nothing answers at USDT's address.
+      const missing = '0x00000000000000000000000000000000000dead1';
+      const { ctx, node, usdc, merchant, open } = await twoTokens(t, async () => missing);
+      const paid = await open('USDC');
+      await node.transfer(usdc, paid.address, paid.units);
+      await node.mine(REQUIRED - 1);
+      await ctx.cobro.runJobs();
+      assert.equal((await getOrder(ctx.app, merchant, paid.order.id)).status, 'CLOSED');
+
+      const ethereum = await ethereumStatus(ctx);
+      assert.equal(ethereum.ok, true, 'the node is fine: only one token is not');
+      assert.equal(ethereum.last_error, null);
+      assert.deepEqual(ethereum.tokens.USDC, { contract: usdc, status: 'ENABLED', reason: null });
+      assert.equal(ethereum.tokens.USDT.status, 'DISABLED');
+      assert.equal(ethereum.tokens.USDT.contract, missing);
+      assert.match(ethereum.tokens.USDT.reason, new RegExp(`^USDT at ${missing} did not answer decimals()`));
+      const metrics = (await ctx.app.inject({ url: '/metrics' })).body;
+      assert.match(metrics, /cobro_chain_token_enabled\{network="ethereum",currency="USDC"\} 1/);
+      assert.match(metrics, /cobro_chain_token_enabled\{network="ethereum",currency="USDT"\} 0/);
+
+      const live = ctx.cobro.providers.liveChain;
+      assert.equal(live.watches('ethereum', 'USDT'), false);
+      assert.equal(live.watches('ethereum', 'USDC'), true);
+      assert.equal(live.watches('ethereum'), true, 'the network itself is watched');
+      await assert.rejects(open('USDT'), (error: { code?: string; messages?: string[] }) => {
+        assert.equal(error.code, 'WRONG_INPUT');
+        assert.match((error.messages ?? []).join(' '), /USDT payments on ethereum are not watched on this server now/);
+        return true;
+      });
+    });
+
+    test('a token whose decimals disagree with the catalogue is DISABLED and its transfers count for nothing, while the other token settles', async (t) => {
+      const { ctx, node, usdc, usdt, merchant, open } = await twoTokens(t, (node) =>
+        node.deployToken({ decimals: 18, symbol: 'USDT' }),
+      );
+      // Both orders are opened before the first check: nothing was known against USDT yet.
+      const inUsdt = await open('USDT');
+      const inUsdc = await open('USDC');
+      await node.transfer(usdt, inUsdt.address, inUsdt.units * 10n ** 12n);
+      await node.transfer(usdc, inUsdc.address, inUsdc.units);
       await node.mine(REQUIRED);
       await ctx.cobro.runJobs();
-      assert.equal((await getOrder(ctx.app, merchant, order.id)).status, 'OPENED');
-      const base = (await ctx.app.inject({ url: '/ready' })).json().chains.base;
-      assert.equal(base.ok, false);
-      assert.match(base.last_error, env.EVM_CHAIN_ID_BASE === '8453' ? /on chain 1337, expected 8453/ : /18 decimals/);
-    }
+      assert.equal((await getOrder(ctx.app, merchant, inUsdc.order.id)).status, 'CLOSED');
+      const notCounted = await ctx.cobro.services.orders.getForCheckout(inUsdt.pref.id, inUsdt.order.id);
+      assert.equal(notCounted?.status, 'OPENED');
+      assert.equal(notCounted?.chainProgress, null, "a disabled token's transfer is not even shown as seen");
+
+      const ethereum = await ethereumStatus(ctx);
+      assert.equal(ethereum.ok, true);
+      assert.deepEqual(ethereum.tokens.USDT, {
+        contract: usdt,
+        status: 'DISABLED',
+        reason: `USDT at ${usdt} has 18 decimals, the catalogue 6`,
+      });
+      assert.equal(ethereum.tokens.USDC.status, 'ENABLED');
+      assert.match(
+        (await ctx.app.inject({ url: '/metrics' })).body,
+        /cobro_chain_token_enabled\{network="ethereum",currency="USDT"\} 0/,
+      );
+      assert.equal(ctx.cobro.providers.liveChain.watches('ethereum', 'USDT'), false);
+    });
   });
 });
 
-/** An instruction amount ("20.000000") in USDC base units. */
+/** An instruction amount ("20.000000") in the base units of a 6-decimal token (USDC, USDT). */
 function usdcUnits(amount: string): bigint {
   const parsed = parseDecimal(amount);
   assert.ok(parsed);

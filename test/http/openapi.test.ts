@@ -10,13 +10,23 @@ import { buildTestApp } from '../support/test-app.ts';
 // docs/openapi.json is what the code serves (regenerate with `npm run openapi`).
 
 type DocumentedResponse = { content?: Record<string, { schema?: { $ref?: string } }> };
-type Operation = { operationId?: string; responses: Record<string, DocumentedResponse> };
+type Operation = {
+  operationId?: string;
+  requestBody?: DocumentedResponse;
+  responses: Record<string, DocumentedResponse>;
+};
 type OpenApiDocument = {
   openapi: string;
   servers: { url: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { type?: string; required?: string[]; properties?: Record<string, unknown> }> };
+  components: {
+    schemas: Record<
+      string,
+      { type?: string; required?: string[]; properties?: Record<string, unknown>; anyOf?: { $ref?: string }[] }
+    >;
+  };
+  webhooks?: Record<string, { post?: Operation }>;
 };
 
 const ERROR_REF = '#/components/schemas/ErrorBody';
@@ -104,6 +114,40 @@ test('the document is OpenAPI 3.1 and describes every /v1 route with its ErrorBo
       );
     }
   }
+});
+
+test('every request body and success answer is a named component, and so are the webhook bodies (clients are generated from them)', async (t) => {
+  const { document } = await served(t);
+  const schemas = document.components.schemas;
+  const named = (where: string, media: DocumentedResponse | undefined) => {
+    for (const content of Object.values(media?.content ?? {})) {
+      const ref = content.schema?.$ref ?? '';
+      const name = /^#\/components\/schemas\/(\w+)$/.exec(ref)?.[1];
+      assert.ok(
+        name && schemas[name],
+        `${where}: ${JSON.stringify(content.schema)?.slice(0, 120)} is not a named component`,
+      );
+    }
+  };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      named(`${method.toUpperCase()} ${path} request`, operation.requestBody);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        named(`${method.toUpperCase()} ${path} ${status}`, response);
+      }
+    }
+  }
+  const code = schemas.ErrorBody?.properties?.code as { enum?: unknown } | undefined;
+  assert.ok(Array.isArray(code?.enum) && code.enum.includes('WRONG_INPUT'), 'ErrorBody.code is an enum');
+
+  assert.deepEqual(
+    schemas.CobroEvent?.anyOf?.map((s) => s.$ref),
+    ['PaymentOrderEvent', 'RecurrentPaymentEvent', 'WebhookEndpointTestEvent'].map((n) => `#/components/schemas/${n}`),
+  );
+  const webhook = document.webhooks?.event?.post;
+  assert.equal(webhook?.operationId, 'receiveEvent');
+  named('the webhooks section', webhook?.requestBody);
+  assert.equal(webhook?.requestBody?.content?.['application/json']?.schema?.$ref, '#/components/schemas/CobroEvent');
 });
 
 test('GET /docs answers the HTML API reference without credentials', async (t) => {

@@ -20,6 +20,18 @@ export function tokenFrom(body: string): string {
   return m[1];
 }
 
+/** The hidden fields a page's form posts besides its CSRF token, decoded as a browser would send them. */
+export function hiddenFieldsOf(body: string): Record<string, string> {
+  const entities: Record<string, string> = { lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' };
+  const fields: Record<string, string> = {};
+  for (const [, name = '', value = ''] of body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    if (name !== 'csrf_token') {
+      fields[name] = value.replace(/&(lt|gt|quot|#39|amp);/g, (_all, entity: string) => entities[entity] ?? '');
+    }
+  }
+  return fields;
+}
+
 /** Posts a page's form as a browser would: with the session's cookie and token, from our origin unless told. */
 export function postForm(
   app: FastifyInstance,

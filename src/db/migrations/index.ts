@@ -15,7 +15,8 @@ import * as m0013 from './0013_test_card_processor.ts';
 import * as m0014 from './0014_email_leases.ts';
 import * as m0015 from './0015_chain_scans.ts';
 import * as m0016 from './0016_query_plan_indexes.ts';
-import * as m0017 from './0017_subscription_language.ts';
+import * as m0018 from './0018_processor_connections.ts';
+import * as m0019 from './0019_subscription_language.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -36,6 +37,7 @@ export const migrationProvider: MigrationProvider = {
     '0014_email_leases': m0014,
     '0015_chain_scans': m0015,
     '0016_query_plan_indexes': m0016,
-    '0017_subscription_language': m0017,
+    '0018_processor_connections': m0018,
+    '0019_subscription_language': m0019,
   }),
 };

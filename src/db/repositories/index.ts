@@ -21,6 +21,7 @@ import { KyselyPasswordResetRepository } from './password-reset.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
+import { KyselyProcessorConnectionRepository } from './processor-connection.repository.ts';
 import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import { KyselyWebhookDeliveryRepository } from './webhook-delivery.repository.ts';
 import { KyselyWebhookEndpointRepository } from './webhook-endpoint.repository.ts';
@@ -54,5 +55,6 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     dashboardStats: new KyselyDashboardStatsRepository(db),
     merchantLogos: new KyselyMerchantLogoRepository(db),
     objectOwners: new KyselyObjectOwnerRepository(db),
+    connections: new KyselyProcessorConnectionRepository(db),
   };
 }

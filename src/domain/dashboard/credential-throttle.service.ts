@@ -12,6 +12,8 @@ export type ThrottledCheck =
   | { kind: 'refused' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
+const THROTTLED: ThrottledCheck = { kind: 'throttled', retryAfterSeconds: Math.ceil(THROTTLE_WINDOW_MS / 1000) };
+
 const accountKey = (email: string) => `account:${email}`;
 const addressKey = (ip: string) => `address:${ip}`;
 
@@ -32,24 +34,42 @@ export class CredentialThrottle {
    * Runs `check` (a password or code comparison) unless the account or the address is locked;
    * a failed check counts against both. A pass clears nothing: only a completed sign-in does
    * (`clear`), so a correct password elsewhere cannot reset the count of a second factor.
+   *
+   * The attempt takes its slot before the check, atomically, and gives it back if it passes:
+   * counting after the check would let a burst of concurrent guesses all read "4 failures" and
+   * all be checked.
    */
   async attempt(email: string, ip: string, check: () => Promise<boolean>): Promise<ThrottledCheck> {
     const now = this.clock.now().getTime();
-    const read = this.uow.read.credentialThrottle;
-    const [account, address] = await Promise.all([
-      read.failures(accountKey(email), now, THROTTLE_WINDOW_MS),
-      read.failures(addressKey(ip), now, THROTTLE_WINDOW_MS),
-    ]);
-    if (account >= MAX_FAILURES_PER_ACCOUNT || address >= MAX_FAILURES_PER_ADDRESS) {
-      return { kind: 'throttled', retryAfterSeconds: Math.ceil(THROTTLE_WINDOW_MS / 1000) };
+    const account = accountKey(email);
+    const address = addressKey(ip);
+    const take = (key: string, max: number) =>
+      this.uow.transaction((repos) => repos.credentialThrottle.takeSlot(key, now, THROTTLE_WINDOW_MS, max));
+    const release = (...keys: string[]) =>
+      this.uow.transaction(async (repos) => {
+        for (const key of keys) {
+          await repos.credentialThrottle.releaseSlot(key);
+        }
+      });
+    if (!(await take(account, MAX_FAILURES_PER_ACCOUNT))) {
+      return THROTTLED;
     }
-    if (await check()) {
+    if (!(await take(address, MAX_FAILURES_PER_ADDRESS))) {
+      await release(account);
+      return THROTTLED;
+    }
+    let passed: boolean;
+    try {
+      passed = await check();
+    } catch (error) {
+      // The check itself failed (the store is down): that is not a wrong guess.
+      await release(account, address).catch(() => undefined);
+      throw error;
+    }
+    if (passed) {
+      await release(account, address);
       return { kind: 'passed' };
     }
-    await this.uow.transaction(async (repos) => {
-      await repos.credentialThrottle.recordFailure(accountKey(email), now, THROTTLE_WINDOW_MS);
-      await repos.credentialThrottle.recordFailure(addressKey(ip), now, THROTTLE_WINDOW_MS);
-    });
     return { kind: 'refused' };
   }
 

@@ -117,6 +117,20 @@ export type ChainSourceStatus = {
   lastError: string | null;
   /** Blocks between the tip and where the scan stands (sources that scan blocks; null for others). */
   lagBlocks: number | null;
+  /** Each token it watches, by currency (sources of tokens only: an EVM network's). */
+  tokens?: Record<string, ChainTokenStatus>;
+};
+
+/**
+ * One token of a chain source. UNVERIFIED until the node first answered about its contract;
+ * DISABLED when the contract failed the source's check (its payments are not counted, and no live
+ * order is opened in it, while the others go on); ENABLED otherwise.
+ */
+export type ChainTokenStatus = {
+  contract: string;
+  status: 'UNVERIFIED' | 'ENABLED' | 'DISABLED';
+  /** Why it is DISABLED, in a sentence naming the currency and the contract; null otherwise. */
+  reason: string | null;
 };
 
 /** A blockchain observer: what addresses have received and how deeply confirmed. */

@@ -19,6 +19,7 @@ import type { PasswordResetRepository } from './password-reset.repository.ts';
 import type { PaymentLinkRepository } from './payment-link.repository.ts';
 import type { PaymentMethodRepository } from './payment-method.repository.ts';
 import type { PaymentOrderRepository } from './payment-order.repository.ts';
+import type { ProcessorConnectionRepository } from './processor-connection.repository.ts';
 import type { RecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import type { TestClockRepository } from './test-clock.repository.ts';
 import type { WebhookDeliveryRepository } from './webhook-delivery.repository.ts';
@@ -53,4 +54,5 @@ export type Repositories = {
   dashboardStats: DashboardStatsRepository;
   merchantLogos: MerchantLogoRepository;
   objectOwners: ObjectOwnerRepository;
+  connections: ProcessorConnectionRepository;
 };

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../domain/shared/errors.ts';
+import { AppError, ERROR_CODES } from '../../domain/shared/errors.ts';
 import type { PageCursor, PageRequest } from '../../domain/shared/page.ts';
 import { decodeCursor, encodeCursor } from '../../domain/shared/page.ts';
 
@@ -14,7 +14,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const ErrorBody = Type.Object(
   {
     messages: Type.Array(Type.String(), { minItems: 1 }),
-    code: Type.String({ description: 'One of the codes in docs/errors.md' }),
+    code: StringEnum(ERROR_CODES, { description: 'One of the codes in docs/errors.md' }),
   },
   { $id: 'ErrorBody', description: 'Every error answer has this body' },
 );
@@ -49,8 +49,13 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 
+/** A page of a list; named `<Item>Page` in the OpenAPI document. */
 export function pageSchema<T extends TSchema>(item: T) {
-  return Type.Object({ data: Type.Array(item), has_more: Type.Boolean(), next_cursor: Nullable(Type.String()) });
+  const { $id } = item as { $id?: string };
+  return Type.Object(
+    { data: Type.Array(item), has_more: Type.Boolean(), next_cursor: Nullable(Type.String()) },
+    $id === undefined ? {} : { $id: `${$id}Page` },
+  );
 }
 
 export function parsePageQuery(query: { limit?: string; cursor?: string }): PageRequest {

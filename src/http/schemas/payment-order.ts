@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { CurrencyTable } from '../../domain/currencies/currency.ts';
+import { PAYMENT_METHOD_TYPES } from '../../domain/payment-methods/payment-method.ts';
 import { PAYMENT_ORDER_STATUSES } from '../../domain/payment-orders/payment-order.status.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { toWireTime } from '../../domain/shared/clock.ts';
@@ -20,10 +21,10 @@ export const PaymentOrderResponse = Type.Object(
     anomaly: StringEnum(['NONE', 'UNDERPAID', 'OVERPAID', 'PAID_LATE'] as const),
     title: Type.String(),
     user_id: Type.String(),
-    origin: Type.String(),
+    origin: StringEnum(['API', 'PAYMENT_LINK'] as const),
     external_id: Nullable(Type.String()),
     payment_method_id: Type.String(),
-    payment_method_type: Type.String(),
+    payment_method_type: StringEnum(PAYMENT_METHOD_TYPES),
     payer: Type.Object({
       email: Nullable(Type.String()),
       first_name: Nullable(Type.String()),

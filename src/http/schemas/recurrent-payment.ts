@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { CurrencyTable } from '../../domain/currencies/currency.ts';
 import { toWireTime } from '../../domain/shared/clock.ts';
 import { fromMinorUnits } from '../../domain/shared/money.ts';
+import { INTERVAL_TYPES } from '../../domain/subscriptions/payment-link.ts';
 import { RECURRENT_PAYMENT_STATUSES } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type { RecurrentPayment } from '../../domain/subscriptions/recurrent-payment.ts';
 import { Nullable, StringEnum } from './common.ts';
@@ -16,10 +17,10 @@ export const RecurrentPaymentResponse = Type.Object(
     gross_amount: Type.Number({ description: "The plan's amount per period" }),
     gross_total_amount: Nullable(Type.Number({ description: 'The whole plan; null when it runs until cancelled' })),
     interval_count: Nullable(Type.Integer()),
-    interval_type: Type.String(),
+    interval_type: StringEnum(INTERVAL_TYPES),
     signup_fee_amount: Type.Number(),
     trial_interval_count: Type.Integer(),
-    trial_interval_type: Nullable(Type.String()),
+    trial_interval_type: Nullable(StringEnum(INTERVAL_TYPES)),
     initial_date: Nullable(Type.String({ description: 'Start of the first paid period' })),
     created_at: Type.String(),
     updated_at: Type.String(),

@@ -95,6 +95,11 @@ export class EsploraWatcher implements ChainWatcher {
     };
   }
 
+  /** Bitcoin's own coin is all an Esplora source sees. */
+  accepts(currency: string): boolean {
+    return currency === 'BTC';
+  }
+
   private async tipHeight(now: number): Promise<number> {
     if (this.tip && now - this.tip.at < this.options.pollMs) {
       return this.tip.height;
@@ -110,14 +115,20 @@ export class EsploraWatcher implements ChainWatcher {
   }
 }
 
+/** A live chain source: what it received, how it is doing, and which currencies it counts. */
+export type LiveChainSource = ChainWatcher & {
+  status(): ChainSourceStatus;
+  /** False for a currency it does not watch, or whose token it has disabled. */
+  accepts(currency: string): boolean;
+};
+
 /**
  * Live mode's chains: a watcher per network the operator configured a source for. A network
- * with none is not watched, and no live order is opened on it (CryptoOnchainProvider asks).
+ * with none is not watched, nor a token its source disabled, and no live order is opened in
+ * either (CryptoOnchainProvider asks).
  */
 export class LiveChains implements ChainWatcher {
-  constructor(
-    private readonly byNetwork: Readonly<Partial<Record<string, ChainWatcher & { status(): ChainSourceStatus }>>>,
-  ) {}
+  constructor(private readonly byNetwork: Readonly<Partial<Record<string, LiveChainSource>>>) {}
 
   /** Each configured source's status, by network. */
   status(): Record<string, ChainSourceStatus> {
@@ -134,8 +145,13 @@ export class LiveChains implements ChainWatcher {
     return Object.keys(this.byNetwork).filter((n) => this.byNetwork[n] !== undefined);
   }
 
-  watches(network: string): boolean {
-    return this.byNetwork[network] !== undefined;
+  /**
+   * Whether live mode watches `network` (a source is configured for it) and, given a currency,
+   * counts that currency's payments there (not a token the source disabled).
+   */
+  watches(network: string, currency?: string): boolean {
+    const source = this.byNetwork[network];
+    return source !== undefined && (currency === undefined || source.accepts(currency));
   }
 
   async refresh(): Promise<void> {

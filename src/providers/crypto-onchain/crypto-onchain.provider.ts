@@ -37,8 +37,11 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
   constructor(
     private readonly decimalsOf: (currency: string) => number,
     private readonly requiredConfirmations: (network: string) => number,
-    /** Whether live mode watches a network: an address nobody watches is never handed to a payer. */
-    private readonly watchedLive: (network: string) => boolean,
+    /**
+     * Whether live mode watches a network, and with a currency, counts that currency's payments
+     * there: an address nobody watches is never handed to a payer.
+     */
+    private readonly watchedLive: (network: string, currency?: string) => boolean,
     private readonly evmNetworks: Readonly<Record<string, EvmNetworkTokens>> = MAINNET_TOKENS,
   ) {}
 
@@ -46,15 +49,9 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
     const network = input.method.network?.id ?? '';
     const crypto = input.settings.crypto;
     const amount = formatMinor(input.charged.amountMinor, this.decimalsOf(input.charged.currency));
-    if (input.mode === 'live' && !this.watchedLive(network)) {
-      return {
-        ok: false,
-        error: {
-          code: 'NOT_CONFIGURED',
-          message: `${network} payments are not watched on this server yet (its operator has not configured a chain source for it)`,
-          retryable: false,
-        },
-      };
+    const unwatched = input.mode === 'live' ? this.unwatchedLive(network, input.charged.currency) : null;
+    if (unwatched) {
+      return { ok: false, error: { code: 'NOT_CONFIGURED', message: unwatched, retryable: false } };
     }
     try {
       if (network === 'bitcoin') {
@@ -115,6 +112,17 @@ export class CryptoOnchainProvider implements PushPaymentProvider {
     } catch (error) {
       return { ok: false, error: { code: 'REJECTED_INPUT', message: (error as Error).message, retryable: false } };
     }
+  }
+
+  /** Why live mode would not see this order paid; null when it would. */
+  private unwatchedLive(network: string, currency: string): string | null {
+    if (!this.watchedLive(network)) {
+      return `${network} payments are not watched on this server yet (its operator has not configured a chain source for it)`;
+    }
+    if (!this.watchedLive(network, currency)) {
+      return `${currency} payments on ${network} are not watched on this server now (its chain source does not count this token: its contract failed the source's check; the operator sees why in GET /ready)`;
+    }
+    return null;
   }
 }
 

@@ -20,6 +20,47 @@ const HEX_QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/i;
 const HASH = /^0x[0-9a-f]{64}$/i;
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
 const WORD = /^0x[0-9a-f]{64}$/i;
+const HEX_DATA = /^0x([0-9a-f]{2})*$/i;
+
+/**
+ * A contract call the node answered, but not as the contract should: it reverted, or answered
+ * nothing (no contract at that address) or no number. The contract's failure, not the node's —
+ * the node itself answered — so it holds up only what depends on that contract.
+ */
+export class ContractCallError extends ChainSourceError {
+  override name = 'ContractCallError';
+
+  constructor(
+    readonly contract: string,
+    /** What went wrong, without the contract: "did not answer decimals(): the call reverted (…)". */
+    readonly reason: string,
+  ) {
+    super(`${contract} ${reason}`);
+  }
+}
+
+/** The node answered a JSON-RPC error object: the call reached it, and it refused or failed it. */
+class JsonRpcErrorAnswer extends ChainSourceError {
+  override name = 'JsonRpcErrorAnswer';
+
+  constructor(
+    method: string,
+    readonly code: unknown,
+    readonly detail: string,
+  ) {
+    super(`${method} failed: ${detail}`);
+  }
+}
+
+/**
+ * Whether an eth_call's error answer says the EVM reverted the call (the contract's doing) rather
+ * than that the node failed (overloaded, rate limited, not synced). Nodes say it differently:
+ * geth, erigon, reth and besu "execution reverted" (geth's code 3 when the revert carries data),
+ * ganache "VM Exception while processing transaction: revert", nethermind "VM execution error".
+ */
+function isRevert(error: JsonRpcErrorAnswer): boolean {
+  return error.code === 3 || /revert|VM execution error|invalid opcode/i.test(error.detail);
+}
 
 export type EvmRpcOptions = {
   url: string;
@@ -65,15 +106,37 @@ export class EvmRpcClient {
     return b.hash.toLowerCase();
   }
 
-  /** The decimals an ERC-20 contract declares. */
+  /**
+   * The decimals an ERC-20 contract declares. A ContractCallError when the node answered but the
+   * contract did not (a revert, no code at the address, no number); any other ChainSourceError
+   * is the node's failure.
+   */
   async decimals(contract: string): Promise<number> {
-    const result = await this.call('eth_call', [{ to: contract, data: DECIMALS_CALL }, 'latest']);
-    if (typeof result !== 'string' || !WORD.test(result)) {
-      throw new ChainSourceError(`decimals() of ${contract} did not answer a number`);
+    let result: unknown;
+    try {
+      result = await this.call('eth_call', [{ to: contract, data: DECIMALS_CALL }, 'latest']);
+    } catch (error) {
+      if (error instanceof JsonRpcErrorAnswer && isRevert(error)) {
+        throw new ContractCallError(contract, `did not answer decimals(): the call reverted (${error.detail})`);
+      }
+      throw error;
+    }
+    // eth_call answers the call's return data: anything but hex bytes is the node talking nonsense.
+    if (typeof result !== 'string' || !HEX_DATA.test(result)) {
+      throw new ChainSourceError(`eth_call answered no return data: ${JSON.stringify(result)?.slice(0, 40)}`);
+    }
+    if (result === '0x') {
+      throw new ContractCallError(
+        contract,
+        'did not answer decimals(): the call returned nothing (no contract there?)',
+      );
+    }
+    if (!WORD.test(result)) {
+      throw new ContractCallError(contract, 'did not answer decimals() with a number');
     }
     const value = BigInt(result);
     if (value > 255n) {
-      throw new ChainSourceError(`decimals() of ${contract} answered ${value}`);
+      throw new ContractCallError(contract, `answered ${value} to decimals(), not a number of decimals`);
     }
     return Number(value);
   }
@@ -137,7 +200,7 @@ export class EvmRpcClient {
     }
     if (body?.error) {
       const message = typeof body.error.message === 'string' ? body.error.message.slice(0, 200) : 'no message';
-      throw new ChainSourceError(`${method} failed: ${message}`);
+      throw new JsonRpcErrorAnswer(method, body.error.code, message);
     }
     if (body?.id !== id || !('result' in body)) {
       throw new ChainSourceError(`${method} answer is not a JSON-RPC answer to it`);

@@ -1,8 +1,13 @@
 import type { ScanCursor, TokenTransfer } from '../../domain/payment-methods/chain-scan.ts';
-import type { ChainPayment, ChainSourceStatus, ChainWatch } from '../../domain/payment-methods/payment-provider.ts';
+import type {
+  ChainPayment,
+  ChainSourceStatus,
+  ChainTokenStatus,
+  ChainWatch,
+} from '../../domain/payment-methods/payment-provider.ts';
 import type { ChainScanStore } from '../../domain/repositories/chain-scan.repository.ts';
 import { ChainSourceError } from './chain-http.ts';
-import type { EvmRpcClient } from './evm-rpc.ts';
+import { ContractCallError, type EvmRpcClient } from './evm-rpc.ts';
 
 export type EvmWatcherOptions = {
   network: string;
@@ -10,7 +15,7 @@ export type EvmWatcherOptions = {
   chainId: number;
   /** The token contract of each currency watched on this network (lowercase addresses). */
   tokens: Readonly<Record<string, string>>;
-  /** The catalogue's decimals of a currency: each contract's own must agree, or nothing is counted. */
+  /** The catalogue's decimals of a currency: a contract's own must agree, or its token is disabled. */
   decimalsOf: (currency: string) => number;
   /** Blocks per eth_getLogs call at most. */
   maxRange?: number;
@@ -24,13 +29,18 @@ export type EvmWatcherOptions = {
   addressesPerCall?: number;
   /**
    * After `failures` failures in a row, how long to leave the node alone before asking again
-   * (none: ask at every refresh). A node that is down or overloaded is not hammered.
+   * (none: ask at every refresh). A node that is down or overloaded is not hammered; nor is a
+   * disabled token's contract, checked again on the same schedule.
    */
   backoffMs?: (failures: number) => number;
   now?: () => number;
   onTip?: (height: number) => void;
   onReorg?: (fromBlock: number, toBlock: number) => void;
+  /** A token was disabled (or failed its check again for another reason), or enabled after that. */
+  onTokenChange?: (currency: string, token: ChainTokenStatus) => void;
 };
+
+type Token = ChainTokenStatus & { currency: string; failuresInRow: number; retryAt: number };
 
 /**
  * One EVM network in live mode: ERC-20 `Transfer` logs of the watched tokens to the open orders'
@@ -42,6 +52,16 @@ export type EvmWatcherOptions = {
  * seen when the block a scan ended on has another hash: the scan goes back to the newest end
  * whose block is unchanged (the fork point), forgets what it recorded above it, and scans again;
  * an order is only ever closed by what has its required confirmations on the node's best chain.
+ *
+ * The node's chain id is checked once, and a node of another chain fails the whole source. Each
+ * token's `decimals()` is checked on its own: a token whose contract does not answer it, or
+ * answers other decimals than the catalogue's, is DISABLED — its transfers are not counted and
+ * no live order is opened in it — while the network's other tokens go on. A disabled token is
+ * checked again on the source's backoff schedule (one poll, then two, four… up to the cap), so a
+ * revert from a node still syncing, or a contract deployed later, does not disable it for good;
+ * it is enabled again as soon as its check passes. A check the node itself fails (no answer, an
+ * error status, a refusal other than the contract's revert) is the node's failure, as any other
+ * call's: the whole source fails and backs off, and the token is checked again with it.
  */
 export class EvmWatcher {
   private tip: number | null = null;
@@ -50,10 +70,11 @@ export class EvmWatcher {
   private errors = 0;
   private failuresInRow = 0;
   private retryAt = 0;
-  private verified = false;
+  private chainVerified = false;
   private lag: number | null = null;
   private readonly contracts: string[];
-  private readonly currencyOf: Map<string, string>;
+  /** The watched tokens by (lowercase) contract. */
+  private readonly tokens: Map<string, Token>;
   private readonly maxRange: number;
   /** Blocks per eth_getLogs call now: halved when the node refuses a range (hosted nodes cap them). */
   private range: number;
@@ -67,8 +88,13 @@ export class EvmWatcher {
     private readonly store: ChainScanStore,
     private readonly options: EvmWatcherOptions,
   ) {
-    this.currencyOf = new Map(Object.entries(options.tokens).map(([currency, c]) => [c.toLowerCase(), currency]));
-    this.contracts = [...this.currencyOf.keys()];
+    this.tokens = new Map(
+      Object.entries(options.tokens).map(([currency, c]) => [
+        c.toLowerCase(),
+        { currency, contract: c.toLowerCase(), status: 'UNVERIFIED', reason: null, failuresInRow: 0, retryAt: 0 },
+      ]),
+    );
+    this.contracts = [...this.tokens.keys()];
     this.maxRange = options.maxRange ?? 500;
     this.range = this.maxRange;
     this.maxRangesPerTick = options.maxRangesPerTick ?? 20;
@@ -83,10 +109,21 @@ export class EvmWatcher {
       errors: this.errors,
       lastError: this.failure ? String((this.failure as Error)?.message ?? this.failure) : null,
       lagBlocks: this.lag,
+      tokens: Object.fromEntries(
+        [...this.tokens.values()].map((t) => [
+          t.currency,
+          { contract: t.contract, status: t.status, reason: t.reason },
+        ]),
+      ),
     };
   }
 
-  /** Reads the tip (and, once, checks the node's chain and the tokens' decimals). */
+  /** Whether live orders in `currency` are watched here: a token of this network, not DISABLED. */
+  accepts(currency: string): boolean {
+    return [...this.tokens.values()].some((t) => t.currency === currency && t.status !== 'DISABLED');
+  }
+
+  /** Reads the tip (and, once, checks the node's chain; and the tokens not yet or no longer enabled). */
   async refresh(): Promise<void> {
     this.tip = null;
     if (this.failure && (this.options.now ?? Date.now)() < this.retryAt) {
@@ -94,9 +131,10 @@ export class EvmWatcher {
       return;
     }
     try {
-      if (!this.verified) {
-        await this.verify();
+      if (!this.chainVerified) {
+        await this.verifyChain();
       }
+      await this.verifyTokens();
       const tip = await this.rpc.blockNumber();
       if (tip < this.highestTip) {
         throw new ChainSourceError(`the tip went backwards, from ${this.highestTip} to ${tip}`);
@@ -138,7 +176,7 @@ export class EvmWatcher {
       out.set(
         watch.address,
         transfers
-          .filter((t) => t.to === address && this.currencyOf.get(t.contract) === watch.currency && t.blockNumber <= tip)
+          .filter((t) => t.to === address && this.counted(t.contract) === watch.currency && t.blockNumber <= tip)
           .map((t) => ({
             txid: `${t.txHash}:${t.logIndex}`,
             amountBaseUnits: t.amount,
@@ -149,6 +187,12 @@ export class EvmWatcher {
     return out;
   }
 
+  /** The currency a contract's transfers count in; null for a contract not watched or DISABLED. */
+  private counted(contract: string): string | null {
+    const token = this.tokens.get(contract);
+    return token?.status === 'ENABLED' ? token.currency : null;
+  }
+
   private fail(error: unknown): void {
     this.failure = error;
     this.errors++;
@@ -156,22 +200,72 @@ export class EvmWatcher {
     this.retryAt = (this.options.now ?? Date.now)() + (this.options.backoffMs?.(this.failuresInRow) ?? 0);
   }
 
-  private async verify(): Promise<void> {
+  private async verifyChain(): Promise<void> {
     const chainId = await this.rpc.chainId();
     if (chainId !== this.options.chainId) {
       throw new ChainSourceError(
         `the ${this.options.network} node is on chain ${chainId}, expected ${this.options.chainId}`,
       );
     }
-    for (const [contract, currency] of this.currencyOf) {
-      const decimals = await this.rpc.decimals(contract);
-      if (decimals !== this.options.decimalsOf(currency)) {
-        throw new ChainSourceError(
-          `${currency} at ${contract} has ${decimals} decimals, the catalogue ${this.options.decimalsOf(currency)}`,
+    this.chainVerified = true;
+  }
+
+  /**
+   * Checks each token not yet checked, and each disabled one whose backoff is over. Throws only
+   * the node's own failures; a contract's failure disables its token and the others go on.
+   */
+  private async verifyTokens(): Promise<void> {
+    const now = (this.options.now ?? Date.now)();
+    for (const token of this.tokens.values()) {
+      if (token.status === 'ENABLED' || (token.status === 'DISABLED' && now < token.retryAt)) {
+        continue;
+      }
+      let decimals: number;
+      try {
+        decimals = await this.rpc.decimals(token.contract);
+      } catch (error) {
+        if (!(error instanceof ContractCallError)) {
+          throw error;
+        }
+        this.disable(token, `${token.currency} at ${token.contract} ${error.reason}`, now);
+        continue;
+      }
+      const expected = this.options.decimalsOf(token.currency);
+      if (decimals !== expected) {
+        this.disable(
+          token,
+          `${token.currency} at ${token.contract} has ${decimals} decimals, the catalogue ${expected}`,
+          now,
         );
+        continue;
+      }
+      const wasDisabled = token.status === 'DISABLED';
+      token.status = 'ENABLED';
+      token.reason = null;
+      token.failuresInRow = 0;
+      if (wasDisabled) {
+        this.tokenChanged(token);
       }
     }
-    this.verified = true;
+  }
+
+  private disable(token: Token, reason: string, now: number): void {
+    const changed = token.status !== 'DISABLED' || token.reason !== reason;
+    token.status = 'DISABLED';
+    token.reason = reason;
+    token.failuresInRow++;
+    token.retryAt = now + (this.options.backoffMs?.(token.failuresInRow) ?? 0);
+    if (changed) {
+      this.tokenChanged(token);
+    }
+  }
+
+  private tokenChanged(token: Token): void {
+    this.options.onTokenChange?.(token.currency, {
+      contract: token.contract,
+      status: token.status,
+      reason: token.reason,
+    });
   }
 
   /** Brings the network's scan up to `tip` (as far as one tick goes), first undoing what a reorg removed. */
@@ -251,7 +345,11 @@ export class EvmWatcher {
     this.lag = Math.max(0, tip - cursor.block);
   }
 
-  /** Transfer logs to `addresses` in blocks `from`..`to`, a batch of addresses per call. */
+  /**
+   * Transfer logs to `addresses` in blocks `from`..`to`, a batch of addresses per call. A DISABLED
+   * token's contract is still asked for: its transfers are recorded but not counted, so that if
+   * its check passes later, what was paid in it meanwhile is not lost behind the scan.
+   */
   private async logs(addresses: string[], from: number, to: number): Promise<TokenTransfer[]> {
     const found: TokenTransfer[] = [];
     for (let i = 0; i < addresses.length; i += this.addressesPerCall) {

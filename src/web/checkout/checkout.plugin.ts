@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutPreference } from '../../domain/checkout-preferences/checkout-preference.ts';
+import type { PaymentMethod } from '../../domain/payment-methods/payment-method.ts';
 import { payerRedirectUrl } from '../../domain/payment-orders/payer-redirect.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { AppError } from '../../domain/shared/errors.ts';
@@ -10,8 +11,16 @@ import { loadAssets } from '../kit/assets.ts';
 import type { Payee } from '../kit/brand.ts';
 import { accentStylesheet, payeeOf } from '../kit/brand.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
-import type { FieldErrors, FormValues, Submission } from '../kit/form-input.ts';
-import { askedPayer, EMPTY_VALUES, fieldErrorsFrom, lengthErrors, readSubmission } from '../kit/form-input.ts';
+import type { CardFields, FieldErrors, FormValues } from '../kit/form-input.ts';
+import {
+  askedPayer,
+  CARD_FIELD_NAMES,
+  EMPTY_VALUES,
+  fieldErrorsFrom,
+  formField,
+  lengthErrors,
+  readSubmission,
+} from '../kit/form-input.ts';
 import { isBoleto, methodName } from '../kit/format.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
@@ -25,6 +34,7 @@ import { receiptOf } from '../kit/payer-layout.ts';
 import type { Messages } from '../kit/payer-messages.ts';
 import { messagesFor } from '../kit/payer-messages.ts';
 import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from '../kit/security.ts';
+import { BACK_FIELD, STEP_FIELD } from './views/card-step.view.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
 import type { ResultKind, StateKind } from './views/pages.view.ts';
 import { renderOrderPage, renderResult, renderState } from './views/pages.view.ts';
@@ -207,7 +217,12 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         reply: FastifyReply,
         pref: CheckoutPreference,
         status: number,
-        input: { values: FormValues | null; errors: FieldErrors; general: readonly string[] },
+        input: {
+          values: FormValues | null;
+          errors: FieldErrors;
+          general: readonly string[];
+          step?: 'details' | 'card';
+        },
       ): Promise<FastifyReply> => {
         const methods = await deps.orders.eligibleFor(pref);
         if (methods.length === 0) {
@@ -227,6 +242,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           general: input.general,
           csrfToken: csrf.tokenFor(req, reply, pref.id),
           openOrderUrl: latest?.status === 'OPENED' ? orderPath(pref.id, latest.id) : null,
+          step: input.step ?? 'details',
         });
         return sendPage(req, reply, status, page, pref);
       };
@@ -268,20 +284,53 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         }
         const m = messagesOf(req);
         const values = submission.values;
-        const tooLong = lengthErrors(submission, m);
+        if (formField(req.body, BACK_FIELD) !== '') {
+          // Back from the card step: the details come back; the method is chosen again.
+          return renderForm(req, reply, pref, 200, {
+            values: { ...values, payment_method_id: '' },
+            errors: {},
+            general: [],
+          });
+        }
+        const methods = await deps.orders.eligibleFor(pref);
+        const chosen = methods.find(
+          (method) => method.id === (pref.selectedPaymentMethodId ?? values.payment_method_id),
+        );
+        // Card data counts for a card payment only: beside any other method it is dropped here,
+        // never checked, shown or sent on, whatever the browser posted.
+        const card = chosen?.type === 'CARD' ? submission.card : null;
+        const choice = offersChoice(pref, methods);
+        // The card step: Card chosen among several methods, and the post came from that step or
+        // carried no card field (no script, or a client that sent none): shown then, not an error.
+        const onCardStep =
+          chosen?.type === 'CARD' && choice && (formField(req.body, STEP_FIELD) === 'card' || card === null);
+        const refused = (status: number, found: FieldErrors, general: readonly string[]): Promise<FastifyReply> => {
+          const payerWrong = Object.keys(found).some((key) => !CARD_FIELD_NAMES.includes(key as keyof FieldErrors));
+          const step = onCardStep && !payerWrong ? 'card' : 'details';
+          // Card errors only beside card fields the payer filled in on the page shown again: not
+          // when no card was posted (the payer has not been asked for it yet), and not when the
+          // card step's payer details go back to the first page to be fixed.
+          const errors =
+            choice && (card === null || (onCardStep && step === 'details')) ? withoutCardErrors(found) : found;
+          const nothingWrong = Object.keys(errors).length === 0 && general.length === 0;
+          return renderForm(req, reply, pref, nothingWrong ? 200 : status, { values, errors, general, step });
+        };
+        const tooLong = lengthErrors({ ...submission, card }, m);
         if (Object.keys(tooLong).length > 0) {
-          return renderForm(req, reply, pref, 400, { values, errors: tooLong, general: [] });
+          return refused(400, tooLong, []);
         }
         let order: PaymentOrder;
         try {
-          order = await startPayment(pref, submission, m.locale);
+          // Without card fields a card payment is refused for the card alone once everything else
+          // is right, before anything is written: that is when the card step is shown.
+          order = await startPayment(pref, values, card, m.locale);
         } catch (error) {
           if (!(error instanceof AppError)) {
             throw error;
           }
           if (error.code === 'WRONG_INPUT') {
             const { fields, general } = fieldErrorsFrom(error, m);
-            return renderForm(req, reply, pref, 400, { values, errors: fields, general });
+            return refused(400, fields, general);
           }
           if (error.code === 'CONFLICT') {
             // Paid or expired meanwhile: say so. Otherwise a charge is running, or too many declines.
@@ -294,7 +343,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
               : error.messages.some((t) => t.includes('already being processed'))
                 ? m.errors.inProgress
                 : m.errors.generic;
-            return renderForm(req, reply, pref, 409, { values, errors: {}, general: [text] });
+            return refused(409, {}, [text]);
           }
           throw error;
         }
@@ -306,24 +355,20 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
       /** The payer's submission as the payment service takes it: only what the preference lacks. */
       const startPayment = async (
         pref: CheckoutPreference,
-        submission: Submission,
+        values: FormValues,
+        card: CardFields | null,
         language: Locale,
       ): Promise<PaymentOrder> => {
         const asked = askedPayer(pref);
-        const values = submission.values;
-        const chosenId = pref.selectedPaymentMethodId ?? (values.payment_method_id || null);
-        const methods = await deps.orders.eligibleFor(pref);
-        const chosen = methods.find((method) => method.id === chosenId);
         return deps.paymentStart.start(pref, {
-          paymentMethodId: chosenId,
+          paymentMethodId: pref.selectedPaymentMethodId ?? (values.payment_method_id || null),
           payer: {
             email: asked.email ? values.email : null,
             first_name: asked.first_name ? values.first_name : null,
             last_name: asked.last_name ? values.last_name : null,
             phone: asked.phone ? values.phone : null,
           },
-          // Card fields are filled in by card payers only; a PIX payer's empty card fields mean nothing.
-          card: chosen?.type === 'CARD' ? submission.card : null,
+          card,
           // A subscription cannot renew a card that was not kept; the form says so before the payer pays.
           saveCard: pref.type === 'SUBSCRIPTION',
           // A subscription's e-mails are written in the language the payer subscribed in.
@@ -523,6 +568,25 @@ function switchBase(req: FastifyRequest): string | undefined {
     return undefined;
   }
   return /^\/checkout\/[A-Za-z0-9]{22}(?=[/?]|$)/.exec(req.url)?.[0];
+}
+
+/**
+ * Whether the payer chooses among several methods, a card among them and not the only kind: the
+ * form then shows the card fields only once Card is chosen (views/form.view.ts, cardFields).
+ */
+function offersChoice(pref: CheckoutPreference, methods: readonly PaymentMethod[]): boolean {
+  return (
+    pref.selectedPaymentMethodId === null &&
+    methods.some((method) => method.type === 'CARD') &&
+    methods.some((method) => method.type !== 'CARD')
+  );
+}
+
+/** The errors of the payer's details and method alone: for a page without the card fields. */
+function withoutCardErrors(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(errors).filter(([key]) => !CARD_FIELD_NAMES.includes(key as keyof FieldErrors)),
+  );
 }
 
 /** A way back to a checkout named in a path, only when the id has the shape of an id (it is put in a link). */

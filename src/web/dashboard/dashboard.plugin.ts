@@ -9,7 +9,7 @@ import { registerHtmlErrorPages } from '../kit/error-pages.ts';
 import { formField } from '../kit/form-input.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
-import { negotiateLocale } from '../kit/locale.ts';
+import { negotiateLanguage, negotiateLocale } from '../kit/locale.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
 import { loadDashboardAssets } from './assets.ts';
 import { dashboardMessages, withPageLocale } from './i18n.ts';
@@ -72,7 +72,7 @@ export const dashboardPages: FastifyPluginAsync<DashboardPagesOptions> = async (
     scope.addHook('onRequest', (req, _reply, done) =>
       withPageLocale(negotiateLocale(req.headers['accept-language']), done),
     );
-    const messagesOf = (req: FastifyRequest) => dashboardMessages(negotiateLocale(req.headers['accept-language']));
+    const messagesOf = (req: FastifyRequest) => dashboardMessages(negotiateLanguage(req.headers['accept-language']));
     const assetPaths = { css: assets.css.path, js: assets.js.path };
 
     const send = (req: FastifyRequest, reply: FastifyReply, status: number, page: SafeHtml): FastifyReply => {

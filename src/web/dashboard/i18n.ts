@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Locale } from '../kit/locale.ts';
+import type { CurrencyTable } from '../../domain/currencies/currency.ts';
+import type { Locale, PageLanguage } from '../kit/locale.ts';
+import { formatMoney as formatPayerMoney } from '../kit/money.ts';
 import type { DashboardText } from './words/index.ts';
 import { AREAS } from './words/index.ts';
 
@@ -17,6 +19,8 @@ export type DashboardMessages = {
   t: Translate;
   htmlLang: string;
   numberLocale: string;
+  /** The reader's language and region, for money. */
+  language: PageLanguage;
 };
 
 function fill(text: string, values: Record<string, string | number> | undefined): string {
@@ -36,14 +40,35 @@ function translator(lang: 'es' | 'pt'): Translate {
   return (english, values) => fill(table.get(english) ?? english, values);
 }
 
-const en: DashboardMessages = { t: fill, htmlLang: 'en', numberLocale: 'en-US' };
-const es: DashboardMessages = { t: translator('es'), htmlLang: 'es', numberLocale: 'es-ES' };
-const pt: DashboardMessages = { t: translator('pt'), htmlLang: 'pt-BR', numberLocale: 'pt-BR' };
+const NO_REGION = { region: null };
+const en: DashboardMessages = {
+  t: fill,
+  htmlLang: 'en',
+  numberLocale: 'en-US',
+  language: { locale: 'en', ...NO_REGION },
+};
+const es: DashboardMessages = {
+  t: translator('es'),
+  htmlLang: 'es',
+  numberLocale: 'es-ES',
+  language: { locale: 'es', ...NO_REGION },
+};
+const pt: DashboardMessages = {
+  t: translator('pt'),
+  htmlLang: 'pt-BR',
+  numberLocale: 'pt-BR',
+  language: { locale: 'pt', ...NO_REGION },
+};
 
 const ALL: Record<Locale, DashboardMessages> = { en, es, pt };
 
-export function dashboardMessages(locale: Locale): DashboardMessages {
-  return ALL[locale];
+/** The messages of a language; with the reader's region when they named one (it decides how money reads). */
+export function dashboardMessages(language: Locale | PageLanguage): DashboardMessages {
+  if (typeof language === 'string') {
+    return ALL[language];
+  }
+  const messages = ALL[language.locale];
+  return language.region === null ? messages : { ...messages, language };
 }
 
 const pageLocale = new AsyncLocalStorage<Locale>();
@@ -61,48 +86,17 @@ export function withPageLocale(locale: Locale, next: () => void): void {
 export const t: Translate = (english, values) => ALL[pageLocale.getStore() ?? 'en'].t(english, values);
 
 /**
- * Building an Intl formatter costs tens of microseconds, and a page formats hundreds of amounts
- * (the home page's 90-day chart alone, several per day): one formatter per language, currency
- * and number of decimals, kept for the life of the process (a bounded map).
+ * `1690n` → `$16.90` / `US$ 16,90` / `R$ 16,90` in the reader's language and region (the
+ * currency's home region when the header names none), exactly (no float): the payer pages'
+ * formatter (web/kit/money.ts), so a merchant and their payers read an amount alike.
  */
-const moneyFormats = new Map<string, (decimalText: string) => string>();
-
-function moneyFormat(locale: string, currency: string, decimals: number): (decimalText: string) => string {
-  const key = `${locale} ${currency} ${decimals}`;
-  const known = moneyFormats.get(key);
-  if (known) {
-    return known;
-  }
-  let format: (decimalText: string) => string;
-  try {
-    const f = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    });
-    format = (text) => f.format(text as unknown as number);
-  } catch {
-    // Not an ISO 4217 code Intl knows (USDT, USDC): the digits, then the code.
-    const f = new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    format = (text) => `${f.format(text as unknown as number)} ${currency}`;
-  }
-  if (moneyFormats.size < 1_000) {
-    moneyFormats.set(key, format);
-  }
-  return format;
-}
-
-/** `1690n` → `$16.90` / `US$ 16,90` / `16,90 US$` in the reader's language, exactly (no float). */
-export function formatMoney(amountMinor: bigint, currency: string, decimals: number, m: DashboardMessages): string {
-  const negative = amountMinor < 0n;
-  const abs = negative ? -amountMinor : amountMinor;
-  const scale = 10n ** BigInt(decimals);
-  const whole = abs / scale;
-  const fraction = (abs % scale).toString().padStart(decimals, '0');
-  // Intl formats the digits and the symbol; the value goes in as a decimal string, so no float rounding.
-  const text = `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${fraction}` : ''}`;
-  return moneyFormat(m.numberLocale, currency, decimals)(text);
+export function formatMoney(
+  amountMinor: bigint,
+  currency: string,
+  currencies: CurrencyTable,
+  m: DashboardMessages,
+): string {
+  return formatPayerMoney(amountMinor, currency, currencies, m.language);
 }
 
 /** Times in UTC on the server; the page's script rewrites them into the reader's zone. */

@@ -27,7 +27,7 @@ export function paymentsKit({ ctx, services, csrfToken }: DashRequest): Payments
   return {
     base: ctx.base,
     csrf: csrfToken(),
-    money: (minor, currency) => formatMoney(minor, currency, services.currencies.decimalsOf(currency), ctx.m),
+    money: (minor, currency) => formatMoney(minor, currency, services.currencies, ctx.m),
   };
 }
 

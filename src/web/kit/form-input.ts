@@ -29,7 +29,8 @@ export type FormValues = {
 /** Card data as typed; handed to the payment service and dropped, never rendered or logged. */
 export type CardFields = { number: string; expiry: string; cvc: string; holderName: string };
 
-export type Submission = { values: FormValues; card: CardFields; csrfToken: string | null };
+/** `card` is null when the post carried no card field at all (a form whose card fields were never shown). */
+export type Submission = { values: FormValues; card: CardFields | null; csrfToken: string | null };
 
 /** Which payer details the checkout asks for: only those the merchant did not give. */
 export type AskedPayer = { email: boolean; first_name: boolean; last_name: boolean; phone: boolean };
@@ -55,8 +56,12 @@ export function formField(body: unknown, name: string): string {
   return typeof first === 'string' ? first : '';
 }
 
+/** The card's fields, named as posted. */
+export const CARD_FIELD_NAMES: readonly FieldKey[] = ['card_number', 'card_expiry', 'card_cvc', 'card_holder_name'];
+
 export function readSubmission(body: unknown): Submission {
   const token = formField(body, CSRF_FIELD);
+  const cardPosted = typeof body === 'object' && body !== null && CARD_FIELD_NAMES.some((name) => name in body);
   return {
     values: {
       email: formField(body, 'email').trim(),
@@ -65,12 +70,14 @@ export function readSubmission(body: unknown): Submission {
       phone: formField(body, 'phone').trim(),
       payment_method_id: formField(body, 'payment_method_id').trim(),
     },
-    card: {
-      number: formField(body, 'card_number'),
-      expiry: formField(body, 'card_expiry'),
-      cvc: formField(body, 'card_cvc'),
-      holderName: formField(body, 'card_holder_name'),
-    },
+    card: cardPosted
+      ? {
+          number: formField(body, 'card_number'),
+          expiry: formField(body, 'card_expiry'),
+          cvc: formField(body, 'card_cvc'),
+          holderName: formField(body, 'card_holder_name'),
+        }
+      : null,
     csrfToken: token === '' ? null : token,
   };
 }
@@ -91,16 +98,21 @@ const MAX_LENGTH: Readonly<Record<FieldKey, number>> = {
 /** Length checks the payment service does not make for checkout input (the API's schema makes them for API calls). */
 export function lengthErrors(submission: Submission, messages: Messages): FieldErrors {
   const errors: FieldErrors = {};
-  const lengths: [FieldKey, string][] = [
+  const card = submission.card;
+  const lengths: (readonly [FieldKey, string])[] = [
     ['email', submission.values.email],
     ['first_name', submission.values.first_name],
     ['last_name', submission.values.last_name],
     ['phone', submission.values.phone],
     ['payment_method_id', submission.values.payment_method_id],
-    ['card_number', submission.card.number],
-    ['card_expiry', submission.card.expiry],
-    ['card_cvc', submission.card.cvc],
-    ['card_holder_name', submission.card.holderName],
+    ...(card
+      ? ([
+          ['card_number', card.number],
+          ['card_expiry', card.expiry],
+          ['card_cvc', card.cvc],
+          ['card_holder_name', card.holderName],
+        ] as const)
+      : []),
   ];
   for (const [key, value] of lengths) {
     if ([...value].length > MAX_LENGTH[key]) {

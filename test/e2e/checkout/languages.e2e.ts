@@ -253,6 +253,9 @@ describeInChromium('[CHECKOUT] the payer’s own language in Chromium', (browser
     assert.equal(await next.getAttribute('html', 'lang'), 'es');
     await fillPayer(next, undefined, FORM_LABELS.es);
     await next.getByRole('radio', { name: 'Tarjeta', exact: true }).check();
+    // Without JavaScript the card fields come on a card step of their own, in Spanish too.
+    await pay(next, FORM_LABELS.es);
+    await next.getByRole('heading', { name: 'Datos de la tarjeta', level: 2 }).waitFor();
     await fillCard(next, { number: '4242 4242 4242 4242' }, FORM_LABELS.es);
     await pay(next, FORM_LABELS.es);
     await next.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });

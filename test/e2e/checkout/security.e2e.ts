@@ -255,7 +255,7 @@ describeInChromium('[CHECKOUT] security in Chromium', (browser) => {
         assert.equal(await page.getByLabel('Security code', { exact: true }).inputValue(), '');
       }
     }
-    // Card data typed in, then another method chosen: posted, never used, never kept.
+    // Card data typed in, then another method chosen: emptied and not posted, never used, never kept.
     const other = await env.createPreference();
     await page.goto(env.checkoutUrl(other.id));
     await fillPayer(page);

@@ -7,9 +7,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
 /**
- * axe-core's serious and critical violations on the page as it is now. axe is injected as a
- * script, so the page's context must be opened with `bypassCSP` (the pages' own CSP is tested
- * elsewhere).
+ * axe-core's serious and critical violations on the page as it is now. Injecting axe needs a
+ * browser context opened with `bypassCSP: true`; the pages' own CSP is tested elsewhere.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE_SOURCE });

@@ -182,18 +182,6 @@ export async function startCheckout(
   };
 }
 
-/** What the merchant's API says about the preference's latest order. */
-export async function latestOrder(env: RunningCheckout, prefId: string): Promise<{ id: string; status: string }> {
-  const pref = await env.app.inject({
-    url: `/v1/checkout_preferences/${prefId}`,
-    headers: env.merchant.authHeaders,
-  });
-  const orderId = (pref.json() as { payment_order_id: string | null }).payment_order_id;
-  assert.ok(orderId, pref.body);
-  const order = await env.app.inject({ url: `/v1/payment_orders/${orderId}`, headers: env.merchant.authHeaders });
-  return order.json() as { id: string; status: string };
-}
-
 /** A tiny site on another loopback port: the merchant's return pages, or a page that frames the checkout. */
 export type SideSite = { origin: string; requests: string[]; close(): Promise<void> };
 
@@ -319,4 +307,22 @@ export async function fillCard(
 
 export async function pay(page: Page, labels: FormLabels = FORM_LABELS.en): Promise<void> {
   await page.getByRole('button', { name: labels.pay, exact: true }).click();
+}
+
+/** What the merchant's API says about the preference's latest order. */
+export async function latestOrder(
+  env: RunningCheckout,
+  prefId: string,
+): Promise<{ id: string; status: string; payment_method_id: string; payer: { email: string | null } }> {
+  const pref = await env.app.inject({ url: `/v1/checkout_preferences/${prefId}`, headers: env.merchant.authHeaders });
+  const orderId = (pref.json() as { payment_order_id: string | null }).payment_order_id;
+  assert.ok(orderId, pref.body);
+  const order = await env.app.inject({ url: `/v1/payment_orders/${orderId}`, headers: env.merchant.authHeaders });
+  return order.json();
+}
+
+/** Waits for the result page of a paid order, in English. */
+export async function expectPaidResult(page: Page): Promise<void> {
+  await page.locator('[data-test="result-paid"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Payment received');
 }

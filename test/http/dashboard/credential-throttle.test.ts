@@ -94,6 +94,29 @@ describeBackends('one throttle for every password and second-factor check', (bui
     assert.equal((await signIn(owner, victim)).statusCode, 303);
   });
 
+  test('fifty wrong passwords sent at once are checked at most five times, and the right one is then refused', async (t) => {
+    const ctx = await build(t);
+    const victim = uniqueEmail('burst');
+    await acceptInvitation(ctx, victim, 'owner');
+    // Each guess from its own address and form, so only the account's limit stands in the way.
+    const guessers = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const client = new DashboardClient(ctx.app, ORIGIN, uniqueAddress());
+        await client.get('/dashboard/login');
+        return client;
+      }),
+    );
+    const answers = await Promise.all(
+      guessers.map((client, i) => client.post('/dashboard/login', { email: victim, password: `guess ${i}` })),
+    );
+    const checked = answers.filter((res) => res.statusCode !== 429);
+    assert.ok(checked.length <= 5, `${checked.length} guesses were checked`);
+    for (const res of checked) {
+      assert.equal(res.statusCode, 401, res.body);
+    }
+    assertLockedOut(await signIn(new DashboardClient(ctx.app, ORIGIN, uniqueAddress()), victim));
+  });
+
   test('turning two-factor off asks for the password, refuses the right one after five wrong ones, and stays on', async (t) => {
     const ctx = await build(t);
     const owner = await member(ctx, 'owner');

@@ -51,4 +51,34 @@ describeBackends('dashboard home', (build) => {
     assert.match(pt.body, /Receita recorrente mensal/);
     assert.match(pt.body, /US\$\s20,00/);
   });
+
+  test('an amount reads as the reader writes it: R$ 49,90 in Portuguese, $ 1.234,50 in Argentine Spanish', async (t) => {
+    const ctx = await build(t);
+    const brl = await createPreference(ctx.app, ctx.merchant, {
+      amount: 49.9,
+      currency: 'BRL',
+      payment_method_types: ['CARD'],
+    });
+    const ars = await createPreference(ctx.app, ctx.merchant, {
+      amount: 1234.5,
+      currency: 'ARS',
+      payment_method_types: ['CARD'],
+    });
+    const brlOrder = await pay(ctx.app, ctx.merchant, brl.id);
+    const arsOrder = await pay(ctx.app, ctx.merchant, ars.id);
+    const browser = await signedInMember(ctx, 'viewer');
+    const amountOn = async (orderId: string, language: string) => {
+      const page = await browser.get(`/dashboard/test/payment_orders/${orderId}`, { 'accept-language': language });
+      assert.equal(page.statusCode, 200);
+      return /data-test="order-amount">([^<]+)</
+        .exec(page.body)?.[1]
+        ?.replace(/[\u00a0\u202f]/g, ' ')
+        .trim();
+    };
+    // A language without a region writes the currency the way its home country does.
+    assert.equal(await amountOn(brlOrder.json().id, 'pt'), 'R$ 49,90');
+    assert.equal(await amountOn(arsOrder.json().id, 'es-AR'), '$ 1.234,50');
+    assert.equal(await amountOn(arsOrder.json().id, 'es'), '$ 1.234,50');
+    assert.equal(await amountOn(brlOrder.json().id, 'en-US'), 'R$49.90');
+  });
 });

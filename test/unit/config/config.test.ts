@@ -57,6 +57,7 @@ test('an empty environment gives the documented defaults', () => {
       timeoutMs: 10_000,
     },
     subscriptions: { retryDays: [1, 3, 5], cancelWhenRetriesExhausted: true, renewalNoticeHours: 72 },
+    stripe: { apiUrl: 'https://api.stripe.com', timeoutMs: 20_000 },
     smtpUrl: null,
     mailFrom: 'Cobro <no-reply@cobro.invalid>',
     secretsKey: null,
@@ -205,4 +206,19 @@ test('EVM nodes are http(s) URLs (a key in the query allowed), with the chain id
     tokens: { USDC: '0x1c7d4b196cb0c7b01d743fbc6116a902379c7238' },
   });
   assert.equal(config.chains.evm.base.rpcUrl, null);
+});
+
+test('STRIPE_API_URL is https://api.stripe.com unless set; plain http only to this machine, and no path', () => {
+  assert.deepEqual(loadConfig({}).stripe, { apiUrl: 'https://api.stripe.com', timeoutMs: 20_000 });
+  assert.equal(loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe.apiUrl, 'http://127.0.0.1:12111');
+  assert.equal(loadConfig({ STRIPE_API_URL: 'http://[::1]:12111/' }).stripe.apiUrl, 'http://[::1]:12111');
+  assert.equal(
+    loadConfig({ STRIPE_API_URL: 'https://stripe-proxy.internal:8443' }).stripe.apiUrl,
+    'https://stripe-proxy.internal:8443',
+  );
+  assert.equal(loadConfig({ STRIPE_TIMEOUT_MS: '5000' }).stripe.timeoutMs, 5_000);
+  refuses({ STRIPE_API_URL: 'http://stripe-proxy.internal:8080' }, 'STRIPE_API_URL');
+  refuses({ STRIPE_API_URL: 'https://api.stripe.com/v1' }, 'STRIPE_API_URL');
+  refuses({ STRIPE_API_URL: 'ftp://api.stripe.com' }, 'STRIPE_API_URL');
+  refuses({ STRIPE_TIMEOUT_MS: '0' }, 'STRIPE_TIMEOUT_MS');
 });

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { test } from 'node:test';
 import { ChainSourceError } from '../../../src/providers/crypto-onchain/chain-http.ts';
-import { EvmRpcClient, TRANSFER_TOPIC } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import { ContractCallError, EvmRpcClient, TRANSFER_TOPIC } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
+import type { EvmWatcherOptions } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { EvmWatcher } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
 import { chainScanStore } from '../../support/chain-scan-store.ts';
 
@@ -38,6 +39,17 @@ async function fakeNode(t: TestContext, answer: (method: string, params: unknown
 }
 
 const ok = (id: number, result: unknown): Answer => ({ body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+
+/** A watcher of the fake node's USDC on 'base' (chain 1337, 6 decimals), on a store of its own. */
+async function usdcWatcher(t: TestContext, url: string, options: Partial<EvmWatcherOptions> = {}): Promise<EvmWatcher> {
+  return new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
+    network: 'base',
+    chainId: 1337,
+    tokens: { USDC: TOKEN },
+    decimalsOf: () => 6,
+    ...options,
+  });
+}
 
 function transferLog(overrides: Record<string, unknown> = {}) {
   return {
@@ -127,12 +139,7 @@ test('a tip that goes backwards is refused until the node is past it again, and 
         return ok(id, []);
     }
   });
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
-    network: 'base',
-    chainId: 1337,
-    tokens: { USDC: TOKEN },
-    decimalsOf: () => 6,
-  });
+  const watcher = await usdcWatcher(t, url);
   const watch = [{ address: PAYEE, currency: 'USDC' }];
   await watcher.refresh();
   assert.deepEqual(await watcher.received('base', watch), new Map([[PAYEE, []]]));
@@ -169,11 +176,7 @@ test('a failing node is left alone for the backoff before it is asked again', as
     return ok(id, answers[method]);
   });
   let now = 0;
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
-    network: 'base',
-    chainId: 1337,
-    tokens: { USDC: TOKEN },
-    decimalsOf: () => 6,
+  const watcher = await usdcWatcher(t, url, {
     now: () => now,
     backoffMs: (failures) => 1_000 * 2 ** (failures - 1),
   });
@@ -224,11 +227,7 @@ test('a node that refuses wide eth_getLogs ranges is asked for narrower ones unt
     }
     return ok(id, answers[method]);
   });
-  const watcher = new EvmWatcher(new EvmRpcClient({ url }), (await chainScanStore(t)).store, {
-    network: 'base',
-    chainId: 1337,
-    tokens: { USDC: TOKEN },
-    decimalsOf: () => 6,
+  const watcher = await usdcWatcher(t, url, {
     initialLookback: 100,
     maxRangesPerTick: 100,
   });
@@ -242,4 +241,134 @@ test('a node that refuses wide eth_getLogs ranges is asked for narrower ones unt
     covered,
     Array.from({ length: 100 }, (_, i) => i + 1),
   );
+});
+
+const SIX = `0x${'6'.padStart(64, '0')}`;
+const rpcError = (id: number, code: number, message: string): Answer => ({
+  body: JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }),
+});
+
+test("decimals() that reverts, returns nothing or no number is the contract's failure; a node that errs or answers no data is the node's", async (t) => {
+  const contractFailures: [string, (id: number) => Answer, RegExp][] = [
+    [
+      "ganache's revert",
+      (id) => rpcError(id, -32000, 'VM Exception while processing transaction: revert'),
+      /did not answer decimals\(\): the call reverted/,
+    ],
+    ["geth's revert with data", (id) => rpcError(id, 3, 'execution reverted: nope'), /the call reverted/],
+    ['no code at the address', (id) => ok(id, '0x'), /returned nothing/],
+    ['a short answer', (id) => ok(id, '0x1234'), /did not answer decimals\(\) with a number/],
+    ['an answer over 255', (id) => ok(id, `0x${(300).toString(16).padStart(64, '0')}`), /answered 300/],
+  ];
+  const nodeFailures: [string, (id: number) => Answer, RegExp][] = [
+    ['HTTP 503', () => ({ status: 503, body: 'overloaded' }), /HTTP 503/],
+    ['a rate limit', (id) => rpcError(id, -32005, 'limit exceeded'), /limit exceeded/],
+    ['no data at all', (id) => ok(id, null), /answered no return data/],
+  ];
+  for (const [name, answer, message] of contractFailures) {
+    const url = await fakeNode(t, (_m, _p, id) => answer(id));
+    await assert.rejects(
+      new EvmRpcClient({ url }).decimals(TOKEN),
+      (error: Error) => error instanceof ContractCallError && error.contract === TOKEN && message.test(error.message),
+      name,
+    );
+  }
+  for (const [name, answer, message] of nodeFailures) {
+    const url = await fakeNode(t, (_m, _p, id) => answer(id));
+    await assert.rejects(
+      new EvmRpcClient({ url }).decimals(TOKEN),
+      (error: Error) =>
+        error instanceof ChainSourceError && !(error instanceof ContractCallError) && message.test(error.message),
+      name,
+    );
+  }
+});
+
+/** A healthy node at tip 5 with no logs; `call` answers each eth_call by the contract asked. */
+async function tokensNode(t: TestContext, call: (contract: string, id: number) => Answer) {
+  const calls: string[] = [];
+  const url = await fakeNode(t, (method, params, id) => {
+    if (method === 'eth_call') {
+      const contract = (params[0] as { to: string }).to;
+      calls.push(contract);
+      return call(contract, id);
+    }
+    const answers: Record<string, unknown> = {
+      eth_getBlockByNumber: { number: params[0], hash: HASH },
+      eth_chainId: '0x539',
+      eth_blockNumber: '0x5',
+      eth_getLogs: [],
+    };
+    return ok(id, answers[method]);
+  });
+  return { url, calls };
+}
+
+test('a token whose decimals() reverts is DISABLED while the node and the other token stay fine, and is checked again on the backoff until it answers', async (t) => {
+  const usdt = '0x3333333333333333333333333333333333333333';
+  let reverting = true;
+  const { url, calls } = await tokensNode(t, (contract, id) =>
+    contract === usdt && reverting ? rpcError(id, -32000, 'execution reverted') : ok(id, SIX),
+  );
+  let now = 0;
+  const changes: [string, string][] = [];
+  const watcher = await usdcWatcher(t, url, {
+    network: 'ethereum',
+    tokens: { USDC: TOKEN, USDT: usdt },
+    now: () => now,
+    backoffMs: (failures) => 1_000 * 2 ** (failures - 1),
+    onTokenChange: (currency, token) => changes.push([currency, token.status]),
+  });
+  const watches = [
+    { address: PAYEE, currency: 'USDC' },
+    { address: PAYEE, currency: 'USDT' },
+  ];
+  await watcher.refresh();
+  await watcher.received('ethereum', watches);
+  assert.equal(watcher.status().lastError, null, 'the node is fine');
+  assert.deepEqual(watcher.status().tokens?.USDT, {
+    contract: usdt,
+    status: 'DISABLED',
+    reason: `USDT at ${usdt} did not answer decimals(): the call reverted (execution reverted)`,
+  });
+  assert.equal(watcher.status().tokens?.USDC?.status, 'ENABLED');
+  assert.equal(watcher.accepts('USDT'), false);
+  assert.equal(watcher.accepts('USDC'), true);
+
+  // Still reverting at the first retry: disabled on, and left alone twice as long.
+  now = 1_000;
+  await watcher.refresh();
+  assert.equal(calls.filter((c) => c === usdt).length, 2);
+  reverting = false;
+  now = 2_999;
+  await watcher.refresh();
+  assert.equal(calls.filter((c) => c === usdt).length, 2, 'not asked again before its backoff is over');
+  assert.equal(watcher.accepts('USDT'), false);
+  now = 3_000;
+  await watcher.refresh();
+  await watcher.received('ethereum', watches);
+  assert.deepEqual(watcher.status().tokens?.USDT, { contract: usdt, status: 'ENABLED', reason: null });
+  assert.equal(watcher.accepts('USDT'), true);
+  assert.deepEqual(changes, [
+    ['USDT', 'DISABLED'],
+    ['USDT', 'ENABLED'],
+  ]);
+  assert.equal(calls.filter((c) => c === TOKEN).length, 1, 'an enabled token is checked once');
+});
+
+test("a node that fails a token's decimals() call fails the whole source, as any of its failures, and disables no token", async (t) => {
+  let down = true;
+  const { url } = await tokensNode(t, (_contract, id) => (down ? { status: 503, body: 'overloaded' } : ok(id, SIX)));
+  const watcher = await usdcWatcher(t, url);
+  const watch = [{ address: PAYEE, currency: 'USDC' }];
+  await watcher.refresh();
+  await assert.rejects(watcher.received('base', watch), /eth_call answered HTTP 503/);
+  assert.equal(watcher.status().errors, 1);
+  assert.deepEqual(watcher.status().tokens?.USDC, { contract: TOKEN, status: 'UNVERIFIED', reason: null });
+  assert.equal(watcher.accepts('USDC'), true, 'nothing is known against the token');
+  down = false;
+  await watcher.refresh();
+  await watcher.received('base', watch);
+  assert.equal(watcher.status().lastError, null);
+  assert.equal(watcher.status().tokens?.USDC?.status, 'ENABLED');
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { getCreateAddress } from 'ethers';
 import type { ChainScanStore } from '../../../src/domain/repositories/chain-scan.repository.ts';
 import { EvmRpcClient } from '../../../src/providers/crypto-onchain/evm-rpc.ts';
 import type { EvmWatcherOptions } from '../../../src/providers/crypto-onchain/evm-watcher.ts';
@@ -120,4 +121,48 @@ test('a database outage during a scan is not counted against the node: no node e
   await node.mine(1);
   await watcher.refresh();
   assert.equal(watcher.status().tipHeight, await node.blockNumber());
+});
+
+test("a token checked before its contract is there is DISABLED, then enabled by the check after the backoff, and what was paid in it meanwhile counts; the other token's payments count throughout", async (t) => {
+  const node = await startEvmNode(t);
+  const usdc = await node.deployToken({ decimals: 6, symbol: 'USDC' });
+  // Where the deployer's next contract will be: the token a node still syncing does not have yet.
+  const deployer = node.accounts[0] as string;
+  const usdt = getCreateAddress({
+    from: deployer,
+    nonce: Number(await node.rpc<string>('eth_getTransactionCount', [deployer, 'latest'])),
+  }).toLowerCase();
+  const { store } = await chainScanStore(t);
+  let now = 1_000_000;
+  const watcher = new EvmWatcher(new EvmRpcClient({ url: node.url }), store, {
+    network: 'ethereum',
+    chainId: node.chainId,
+    tokens: { USDC: usdc, USDT: usdt },
+    decimalsOf: () => 6,
+    initialLookback: 0,
+    now: () => now,
+    backoffMs: () => 60_000,
+  });
+  const [payee, other] = PAYEES as [string, string];
+  const watches = [
+    { address: payee, currency: 'USDT' },
+    { address: other, currency: 'USDC' },
+  ];
+  const amounts = async () => {
+    await watcher.refresh();
+    const received = await watcher.received('ethereum', watches);
+    return [payee, other].map((a) => received.get(a)?.map((r) => r.amountBaseUnits));
+  };
+  assert.deepEqual(await amounts(), [[], []]);
+  assert.equal(watcher.status().tokens?.USDT?.status, 'DISABLED');
+  assert.match(watcher.status().tokens?.USDT?.reason ?? '', /^USDT at 0x[0-9a-f]{40} did not answer decimals\(\)/);
+
+  assert.equal(await node.deployToken({ decimals: 6, symbol: 'USDT' }), usdt);
+  await node.transfer(usdt, payee, 4_000_000n);
+  await node.transfer(usdc, other, 2_000_000n);
+  now += 59_999;
+  assert.deepEqual(await amounts(), [[], [2_000_000n]], 'USDT is not counted while disabled');
+  now += 1;
+  assert.deepEqual(await amounts(), [[4_000_000n], [2_000_000n]]);
+  assert.equal(watcher.status().tokens?.USDT?.status, 'ENABLED');
 });

@@ -10,7 +10,7 @@ import {
   toPageResponse,
   writeErrorResponses,
 } from '../../schemas/common.ts';
-import { DeliveryResponse, EventResponse, toDeliveryResponse, toEventResponse } from '../../schemas/webhook.ts';
+import { DeliveryList, EventResponse, toDeliveryResponse, toEventResponse } from '../../schemas/webhook.ts';
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -61,7 +61,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { we
         operationId: 'listEventDeliveries',
         tags: ['events'],
         params: Id,
-        response: { 200: Type.Object({ data: Type.Array(DeliveryResponse) }), ...errorResponses },
+        response: { 200: DeliveryList, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -78,7 +78,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { we
         tags: ['events'],
         summary: 'One more attempt now for each delivery of the event (same webhook-id)',
         params: Id,
-        response: { 202: Type.Object({ data: Type.Array(DeliveryResponse) }), ...writeErrorResponses },
+        response: { 202: DeliveryList, ...writeErrorResponses },
       },
     },
     async (req, reply) => {

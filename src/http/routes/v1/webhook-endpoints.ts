@@ -17,7 +17,13 @@ import { toWebhookEndpointResponse, WebhookEndpointResponse } from '../../schema
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const EventTypes = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 });
-const SecretAnswer = Type.Object({ secret: Type.String(), previous_secret_expires_at: Nullable(Type.String()) });
+const SecretAnswer = Type.Object(
+  {
+    secret: Type.String(),
+    previous_secret_expires_at: Nullable(Type.String({ description: 'Until then the old secret signs too' })),
+  },
+  { $id: 'RotatedSecret' },
+);
 
 /** Account-level webhook endpoints (INTERFACE.md §6): each gets every event, or the types it lists. */
 export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<Services> = async (app, { webhooks }) => {
@@ -35,7 +41,9 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<Services> = async 
           description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
         }),
         response: {
-          201: Type.Intersect([WebhookEndpointResponse, Type.Object({ secret: Type.String() })]),
+          201: Type.Intersect([WebhookEndpointResponse, Type.Object({ secret: Type.String() })], {
+            $id: 'WebhookEndpointWithSecret',
+          }),
           ...writeErrorResponses,
         },
       },

@@ -8,6 +8,7 @@ import type { PageContext } from '../../kit/payer-layout.ts';
 import { layout, payableFactsOf, receiptOf, summary } from '../../kit/payer-layout.ts';
 import type { LabelKey, Messages } from '../../kit/payer-messages.ts';
 import { CSRF_FIELD } from '../../kit/security.ts';
+import { backToMethods, carriedDetails, carriedPayer } from './card-step.view.ts';
 
 export type FormModel = {
   pref: CheckoutPreference;
@@ -22,6 +23,11 @@ export type FormModel = {
   csrfToken: string;
   /** Set when an order of this checkout is still open: a link back to its instructions. */
   openOrderUrl: string | null;
+  /**
+   * 'card': the card step, after Card was chosen among several methods without the payer
+   * script; the details already given travel as hidden fields (views/card-step.view.ts).
+   */
+  step: 'details' | 'card';
 };
 
 type InputSpec = {
@@ -109,21 +115,25 @@ ${error ? html`<span class="field-error" id="payment_method_id-error" data-test=
 </fieldset>`;
 }
 
+/**
+ * The card fields, always rendered empty: what the payer typed is never sent back (card data is
+ * never stored, logged or echoed, docs/reliability.md). Shown and required on the card step and
+ * when a card is the only way to pay. When the payer still chooses among several methods they
+ * are sent hidden and disabled (so never posted): the payer script shows them while Card is
+ * chosen, and without it choosing Card leads to the card step. No PIX payer sees them.
+ */
 function cardFields(model: FormModel, m: Messages): SafeHtml | null {
   if (!model.methods.some((method) => method.type === 'CARD')) {
     return null;
   }
-  // Required only when the card is the only way to pay: otherwise a PIX payer would be blocked by hidden fields.
-  const cardOnly = model.methods.every((method) => method.type === 'CARD');
+  const shown = model.step === 'card' || model.methods.every((method) => method.type === 'CARD');
   const e = model.errors;
-  // Card fields are always rendered empty: what the payer typed is never sent back: card data is never stored, logged or echoed (docs/reliability.md).
-  return html`<fieldset class="card-fields" data-test="card-fields">
-<legend>${m.cardDetails}</legend>
-${cardOnly ? null : html`<p class="hint">${m.cardDetailsHint}</p>`}
-${input({ key: 'card_number', type: 'text', autocomplete: 'cc-number', value: '', required: cardOnly, maxLength: 40, inputMode: 'numeric' }, e, m)}
-${input({ key: 'card_expiry', type: 'text', autocomplete: 'cc-exp', value: '', required: cardOnly, maxLength: 7, inputMode: 'numeric', placeholder: m.expiryPlaceholder, short: true }, e, m)}
-${input({ key: 'card_cvc', type: 'text', autocomplete: 'cc-csc', value: '', required: cardOnly, maxLength: 4, inputMode: 'numeric', short: true }, e, m)}
-${input({ key: 'card_holder_name', type: 'text', autocomplete: 'cc-name', value: '', required: cardOnly, maxLength: 64 }, e, m)}
+  return html`<fieldset class="card-fields" id="card-fields" data-test="card-fields"${shown ? null : html` data-card-on-choice hidden disabled`}>
+<legend>${model.step === 'card' ? html`<h2 id="card-step-title">${m.cardDetails}</h2>` : m.cardDetails}</legend>
+${input({ key: 'card_number', type: 'text', autocomplete: 'cc-number', value: '', required: shown, maxLength: 40, inputMode: 'numeric' }, e, m)}
+${input({ key: 'card_expiry', type: 'text', autocomplete: 'cc-exp', value: '', required: shown, maxLength: 7, inputMode: 'numeric', placeholder: m.expiryPlaceholder, short: true }, e, m)}
+${input({ key: 'card_cvc', type: 'text', autocomplete: 'cc-csc', value: '', required: shown, maxLength: 4, inputMode: 'numeric', short: true }, e, m)}
+${input({ key: 'card_holder_name', type: 'text', autocomplete: 'cc-name', value: '', required: shown, maxLength: 64 }, e, m)}
 ${model.pref.type === 'SUBSCRIPTION' ? html`<p class="notice">${m.subscriptionCardNotice}</p>` : null}
 </fieldset>`;
 }
@@ -132,8 +142,10 @@ ${model.pref.type === 'SUBSCRIPTION' ? html`<p class="notice">${m.subscriptionCa
 export function renderCheckoutForm(ctx: PageContext, model: FormModel): SafeHtml {
   const m = ctx.messages;
   const { asked, values, errors } = model;
-  const anyPayer = asked.email || asked.first_name || asked.last_name || asked.phone;
-  const body = html`${summary(receiptOf(model.pref, model.amountText), m, { payable: payableFactsOf(model.pref) })}
+  const cardStep =
+    model.step === 'card' ? model.methods.find((method) => method.id === values.payment_method_id) : undefined;
+  const anyPayer = !cardStep && (asked.email || asked.first_name || asked.last_name || asked.phone);
+  const body = html`${summary(receiptOf(model.pref, model.amountText), m, { payable: cardStep ? carriedPayer(model.pref, values) : payableFactsOf(model.pref) })}
 ${model.openOrderUrl ? html`<p class="notice" data-test="open-order">${m.paymentInProgress} <a href="${model.openOrderUrl}">${m.viewInstructions}</a></p>` : null}
 <form class="card" method="post" action="/checkout/${model.pref.id}" novalidate data-test="checkout-form">
 ${errorSummary(model, m)}
@@ -149,9 +161,10 @@ ${asked.phone ? input({ key: 'phone', type: 'tel', autocomplete: 'tel', value: v
 </fieldset>`
     : null
 }
-${methodChoice(model, m)}
+${cardStep ? carriedDetails(asked, values, cardStep, m) : methodChoice(model, m)}
 ${cardFields(model, m)}
 <button type="submit" class="pay" data-test="pay-button">${m.labels.pay}</button>
+${cardStep ? backToMethods(m) : null}
 </form>`;
-  return layout(ctx, model.pref.title, body);
+  return layout(ctx, cardStep ? `${m.cardDetails} · ${model.pref.title}` : model.pref.title, body);
 }

@@ -53,8 +53,7 @@ async function showHome({ req, ctx, services, render }: DashRequest<HomeQuery>) 
   });
   // A merchant with test keys only (the demo merchant, a new integration) has nothing live yet.
   const testOnly = liveKeys !== null && liveKeys.length === 0;
-  const decimals = services.currencies.decimalsOf(currency);
-  const money = (minor: bigint) => formatMoney(minor, currency, decimals, ctx.m);
+  const money = (minor: bigint) => formatMoney(minor, currency, services.currencies, ctx.m);
   // One formatter of each kind per page: building one costs more than a chart's worth of formatting.
   const numberFormat = new Intl.NumberFormat(ctx.m.numberLocale);
   const percentFormat = new Intl.NumberFormat(ctx.m.numberLocale, { style: 'percent', maximumFractionDigits: 1 });

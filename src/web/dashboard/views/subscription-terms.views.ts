@@ -12,7 +12,7 @@ export type MoneyFormat = (amountMinor: bigint, currency: string) => string;
 
 /** The reader's money format, each currency with its own decimals. */
 export function moneyOf(currencies: CurrencyTable, m: DashboardMessages): MoneyFormat {
-  return (minor, currency) => formatMoney(minor, currency, currencies.decimalsOf(currency), m);
+  return (minor, currency) => formatMoney(minor, currency, currencies, m);
 }
 
 export const UNIT: Readonly<Record<IntervalType, readonly [string, string]>> = {

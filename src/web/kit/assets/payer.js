@@ -40,6 +40,53 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
   });
 }
 
+// The card fields, sent hidden and disabled while the payer chooses among several methods, are
+// shown while Card is chosen, required only then, and emptied when another method is chosen
+// (disabled, they are not posted). Without this script, choosing Card leads to the card step.
+const cardFields = document.querySelector('fieldset[data-card-on-choice]');
+if (cardFields?.form) {
+  const form = cardFields.form;
+  const inputs = Array.from(cardFields.querySelectorAll('input'));
+  const cardChosen = () =>
+    form.querySelector('input[name="payment_method_id"][data-method-type="CARD"]:checked') !== null;
+  const showCard = (show, moveFocus) => {
+    if (show === !cardFields.hidden) {
+      return;
+    }
+    cardFields.hidden = !show;
+    cardFields.disabled = !show;
+    for (const input of inputs) {
+      input.required = show;
+      if (show) {
+        input.setAttribute('aria-required', 'true');
+      } else {
+        input.removeAttribute('aria-required');
+        input.value = '';
+      }
+    }
+    if (show && moveFocus && inputs[0]) {
+      inputs[0].focus();
+    }
+  };
+  // Arrow keys move through a radio group and check each option on the way: the fields appear,
+  // and focus stays in the group (the fields come next with Tab). A click or Space on Card, a
+  // choice made, takes the payer to the card number.
+  let arrowed = false;
+  form.addEventListener('keydown', (event) => {
+    arrowed = event.key.startsWith('Arrow');
+  });
+  form.addEventListener('pointerdown', () => {
+    arrowed = false;
+  });
+  form.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.name === 'payment_method_id') {
+      showCard(cardChosen(), !arrowed);
+    }
+  });
+  // Coming back with Card already chosen (a declined card, a refused form): the fields are there at once.
+  showCard(cardChosen(), false);
+}
+
 // After a refused submission, keyboard and screen-reader users start at the list of problems.
 const summary = document.querySelector('[data-test="error-summary"]');
 if (summary) {

@@ -1,0 +1,60 @@
+import type { PaymentOrderCore } from '../payment-orders/payment-order.core.ts';
+import type { PaymentOrder } from '../payment-orders/payment-order.ts';
+import { AppError } from '../shared/errors.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { IntentView } from './card-connector.ts';
+import type { ConnectionService } from './connection.service.ts';
+import { connectorFailure } from './connection.service.ts';
+
+/**
+ * The processor's side of a card order served by a merchant's connection: one intent per order,
+ * whatever the retries (its idempotency key is fixed by the order, so a process that died
+ * between creating it and recording it gets the same intent back), recorded on the order as its
+ * provider reference, which is what lets a verified event close the order.
+ */
+export class CardIntentService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly connections: ConnectionService,
+    private readonly orders: PaymentOrderCore,
+  ) {}
+
+  /** The order's intent, created on first call; the order must be an open card order of a connected merchant. */
+  async intentFor(order: PaymentOrder): Promise<IntentView> {
+    if (order.paymentMethodType !== 'CARD' || order.status !== 'OPENED') {
+      throw new AppError('CONFLICT', [
+        `payment order ${order.id} is not an open card order (${order.paymentMethodType}, ${order.status})`,
+      ]);
+    }
+    if (order.recurrentPaymentId !== null) {
+      throw new AppError('CONFLICT', [
+        `payment order ${order.id} belongs to a subscription: not served by a connector yet`,
+      ]);
+    }
+    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    if (!access) {
+      throw new AppError('CONFLICT', [`the merchant has no card processor connected in ${order.mode} mode`]);
+    }
+    let intent: IntentView;
+    try {
+      intent = await access.connector.createIntent(access.secretKey, {
+        orderId: order.id,
+        preferenceId: order.checkoutPreferenceId,
+        amount: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
+        description: order.title,
+        saveCardFor: null,
+      });
+    } catch (error) {
+      throw connectorFailure(error, `${access.connection.provider} payment`);
+    }
+    if (order.providerRef !== intent.id) {
+      const now = this.orders.now(order);
+      await this.uow.transaction(async (repos) => {
+        if (!(await repos.orders.update(order.id, 'OPENED', { providerRef: intent.id }, now))) {
+          throw new AppError('CONFLICT', [`payment order ${order.id} changed meanwhile`]);
+        }
+      });
+    }
+    return intent;
+  }
+}

@@ -1,0 +1,271 @@
+import type { Actor } from '../dashboard/audit.ts';
+import { audit } from '../dashboard/audit.ts';
+import type { Mode } from '../merchants/merchant.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
+import { newId, randomAlphanumeric } from '../shared/ids.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { CardConnector } from './card-connector.ts';
+import { ConnectorError } from './card-connector.ts';
+import type { Connection, ConnectionView, ConnectorProvider } from './connection.ts';
+import { CONNECTOR_PROVIDERS, viewOf, webhookUrlFor } from './connection.ts';
+
+export type ConnectInput = {
+  secretKey: string;
+  publishableKey: string;
+  /** Given when the merchant created the webhook endpoint itself: Cobro then creates none. */
+  webhookSecret?: string | null;
+};
+
+export type RemoveResult = {
+  removed: ConnectionView;
+  /** Whether the webhook endpoint Cobro created is gone at the processor (true when there was none). */
+  endpointDeleted: boolean;
+  /** Why it could not be deleted, for the merchant to delete it by hand; null when it was. */
+  warning: string | null;
+};
+
+/**
+ * A processor's failure as the API says it: a refused key is the caller's input, an outage is
+ * ours to retry. Anything else is not the processor's answer and is given back as it was.
+ */
+export function connectorFailure(error: unknown, what: string): unknown {
+  if (error instanceof ConnectorError) {
+    switch (error.kind) {
+      case 'AUTH':
+        return new AppError('WRONG_INPUT', [`secret key: ${error.message}`]);
+      case 'UNAVAILABLE':
+        return new AppError('SERVICE_UNAVAILABLE', [`${what}: ${error.message}; try again shortly`]);
+      case 'REJECTED':
+      case 'NOT_FOUND':
+        return new AppError('WRONG_INPUT', [`${what}: ${error.message}`]);
+    }
+  }
+  return error;
+}
+
+/**
+ * Merchants' processor connections (INTERFACE §11): connecting checks the keys with one real
+ * call and creates the webhook endpoint before anything is stored, so a failed check stores
+ * nothing; secrets are sealed and never given back; every change is in the audit log.
+ */
+export class ConnectionService {
+  private readonly connectors: Record<ConnectorProvider, CardConnector>;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+    connectors: readonly CardConnector[],
+    private readonly publicUrl: string,
+  ) {
+    this.connectors = Object.fromEntries(connectors.map((c) => [c.provider, c])) as Record<
+      ConnectorProvider,
+      CardConnector
+    >;
+  }
+
+  connector(provider: ConnectorProvider): CardConnector {
+    const connector = this.connectors[provider];
+    if (!connector) {
+      throw new AppError('SERVICE_UNAVAILABLE', [`the ${provider} connector is not available on this server`]);
+    }
+    return connector;
+  }
+
+  async connect(
+    merchantId: string,
+    provider: ConnectorProvider,
+    input: ConnectInput,
+    actor: Actor,
+  ): Promise<ConnectionView> {
+    const connector = this.connector(provider);
+    if (!(await this.uow.read.merchants.get(merchantId))) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
+    }
+    const keys = connector.keysMode(input.secretKey, input.publishableKey);
+    if (!keys.ok) {
+      throw new AppError('WRONG_INPUT', [keys.message]);
+    }
+    const givenSecret = input.webhookSecret ?? null;
+    if (givenSecret !== null && !connector.isWebhookSecret(givenSecret)) {
+      throw new AppError('WRONG_INPUT', [`webhook secret: not a ${provider} webhook signing secret (whsec_…)`]);
+    }
+    const { mode } = keys;
+    if (await this.uow.read.connections.getConnection(merchantId, mode, provider)) {
+      throw conflict(provider, mode);
+    }
+
+    // 1. The keys, checked with one real call: a refused key stores nothing.
+    let account: { id: string; name: string | null };
+    try {
+      account = await connector.account(input.secretKey);
+    } catch (error) {
+      throw connectorFailure(error, `${provider} account check`);
+    }
+    // 2. The endpoint the processor will send events to, unless the merchant made its own.
+    const id = newId();
+    const webhookId = randomAlphanumeric(24);
+    const webhookUrl = webhookUrlFor(this.publicUrl, provider, webhookId);
+    let endpoint: { id: string; secret: string } | null = null;
+    if (givenSecret === null) {
+      try {
+        endpoint = await connector.createWebhookEndpoint(input.secretKey, {
+          url: webhookUrl,
+          idempotencyKey: `cobro-we-${id}`,
+          merchantId,
+        });
+      } catch (error) {
+        throw connectorFailure(error, `${provider} webhook endpoint`);
+      }
+    }
+    // 3. Stored sealed, with its audit entry, in one transaction.
+    const now = this.clock.now().getTime();
+    const connection: Connection = {
+      id,
+      merchantId,
+      mode,
+      provider,
+      accountId: account.id,
+      accountName: account.name,
+      publishableKey: input.publishableKey,
+      secretKeySealed: this.box.seal(input.secretKey),
+      webhookSecretSealed: this.box.seal(endpoint?.secret ?? givenSecret ?? ''),
+      webhookId,
+      webhookEndpointId: endpoint?.id ?? null,
+      createdAt: now,
+      updatedAt: now,
+      lastEventAt: null,
+      lastError: null,
+    };
+    try {
+      await this.uow.transaction(async (repos) => {
+        if (!(await repos.connections.insertConnection(connection))) {
+          throw conflict(provider, mode);
+        }
+        await audit(
+          repos,
+          actor,
+          {
+            merchantId,
+            action: 'payment_connection.create',
+            objectType: 'payment_connection',
+            objectId: `${provider}:${mode}`,
+            detail: { provider, mode, account_id: account.id, webhook_endpoint_id: endpoint?.id ?? null },
+          },
+          now,
+        );
+      });
+    } catch (error) {
+      // Nothing was stored: the endpoint just made would only send events nobody can verify.
+      if (endpoint) {
+        await connector.deleteWebhookEndpoint(input.secretKey, endpoint.id).catch(() => undefined);
+      }
+      throw error;
+    }
+    return viewOf(connection, this.publicUrl);
+  }
+
+  async list(merchantId: string): Promise<ConnectionView[]> {
+    if (!(await this.uow.read.merchants.get(merchantId))) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
+    }
+    const rows = await this.uow.read.connections.listConnections(merchantId);
+    return rows.map((c) => viewOf(c, this.publicUrl));
+  }
+
+  /**
+   * Removes the merchant's connection of `provider` in `mode`, and the webhook endpoint Cobro
+   * created for it. An endpoint the processor no longer accepts the key for is reported, not a
+   * reason to keep the connection: the merchant is told to delete it by hand.
+   */
+  async remove(merchantId: string, provider: string, mode: Mode, actor: Actor): Promise<RemoveResult> {
+    const known = CONNECTOR_PROVIDERS.find((p) => p === provider);
+    const connection = known ? await this.uow.read.connections.getConnection(merchantId, mode, known) : undefined;
+    if (!known || !connection) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} has no ${provider} connection in ${mode} mode`]);
+    }
+    let endpointDeleted = true;
+    let warning: string | null = null;
+    if (connection.webhookEndpointId !== null) {
+      try {
+        await this.connector(known).deleteWebhookEndpoint(
+          this.box.open(connection.secretKeySealed),
+          connection.webhookEndpointId,
+        );
+      } catch (error) {
+        if (!(error instanceof ConnectorError)) {
+          throw error;
+        }
+        endpointDeleted = false;
+        warning = `the webhook endpoint ${connection.webhookEndpointId} could not be deleted at ${provider} (${error.message}); delete it in the ${provider} dashboard`;
+      }
+    }
+    const now = this.clock.now().getTime();
+    await this.uow.transaction(async (repos) => {
+      if (!(await repos.connections.deleteConnection(connection.id))) {
+        throw new AppError('NOT_FOUND', [`merchant ${merchantId} has no ${provider} connection in ${mode} mode`]);
+      }
+      await audit(
+        repos,
+        actor,
+        {
+          merchantId,
+          action: 'payment_connection.remove',
+          objectType: 'payment_connection',
+          objectId: `${provider}:${mode}`,
+          detail: {
+            provider,
+            mode,
+            account_id: connection.accountId,
+            webhook_endpoint_id: connection.webhookEndpointId,
+            webhook_endpoint_deleted: endpointDeleted,
+          },
+        },
+        now,
+      );
+    });
+    return { removed: viewOf(connection, this.publicUrl), endpointDeleted, warning };
+  }
+
+  /** Whether a connector of the merchant settles `type` in `mode` (method availability asks this). */
+  async isConnected(type: 'CARD' | 'PIX', merchantId: string, mode: Mode): Promise<boolean> {
+    return type === 'CARD' ? this.hasCardConnection(merchantId, mode) : false;
+  }
+
+  /** Whether the merchant has a card processor connected in `mode`: that mode's CARD methods are then served by it. */
+  async hasCardConnection(merchantId: string, mode: Mode): Promise<boolean> {
+    return this.uow.read.connections.hasConnection(merchantId, mode, CONNECTOR_PROVIDERS);
+  }
+
+  /** The merchant's card connection in `mode` with its secret key opened, for a call to the processor; null without one. */
+  async cardAccess(
+    merchantId: string,
+    mode: Mode,
+  ): Promise<{ connection: Connection; connector: CardConnector; secretKey: string } | null> {
+    for (const provider of CONNECTOR_PROVIDERS) {
+      const connection = await this.uow.read.connections.getConnection(merchantId, mode, provider);
+      if (connection) {
+        return {
+          connection,
+          connector: this.connector(provider),
+          secretKey: this.box.open(connection.secretKeySealed),
+        };
+      }
+    }
+    return null;
+  }
+
+  /** The connection an event URL names, with its webhook secret opened; null for a URL no connection has. */
+  async byWebhookId(webhookId: string): Promise<{ connection: Connection; webhookSecret: string } | null> {
+    const connection = await this.uow.read.connections.getConnectionByWebhookId(webhookId);
+    return connection ? { connection, webhookSecret: this.box.open(connection.webhookSecretSealed) } : null;
+  }
+}
+
+function conflict(provider: string, mode: Mode): AppError {
+  return new AppError('CONFLICT', [
+    `the merchant already has a ${provider} connection in ${mode} mode; remove it first (connect remove --provider ${provider} --mode ${mode})`,
+  ]);
+}

@@ -1,0 +1,76 @@
+import type { Mode } from '../merchants/merchant.ts';
+
+/** The processors a merchant can connect its own account of (API Pix comes next). */
+export type ConnectorProvider = 'stripe';
+
+export const CONNECTOR_PROVIDERS: readonly ConnectorProvider[] = ['stripe'];
+
+/**
+ * A merchant's own processor account, for one mode. Its secrets are kept sealed with the secrets
+ * key (SecretBox) and are opened only to call the processor or check an event's signature.
+ */
+export type Connection = {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  provider: ConnectorProvider;
+  /** The processor's id of the account (Stripe: `acct_…`) and its display name, as the keys' check read them. */
+  accountId: string;
+  accountName: string | null;
+  /** Public by design (the payer's browser gets it); kept in clear. */
+  publishableKey: string;
+  secretKeySealed: string;
+  webhookSecretSealed: string;
+  /** The last part of the webhook URL: random, one per connection (so one per merchant and mode). */
+  webhookId: string;
+  /** The endpoint Cobro created at the processor; null when the merchant created it and gave its secret. */
+  webhookEndpointId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** When the last verified event arrived; null before the first. */
+  lastEventAt: number | null;
+  /** The last problem met with this connection (an event that could not be applied), for the merchant. */
+  lastError: string | null;
+};
+
+/** A connection as it may be shown: no secret, not even masked. */
+export type ConnectionView = Omit<Connection, 'id' | 'secretKeySealed' | 'webhookSecretSealed' | 'webhookId'> & {
+  webhookUrl: string;
+};
+
+/** Where the processor sends a connection's events: under PUBLIC_URL, unique to the connection. */
+export function webhookUrlFor(publicUrl: string, provider: ConnectorProvider, webhookId: string): string {
+  return `${publicUrl}/connectors/${provider}/webhooks/${webhookId}`;
+}
+
+export function viewOf(connection: Connection, publicUrl: string): ConnectionView {
+  return {
+    merchantId: connection.merchantId,
+    mode: connection.mode,
+    provider: connection.provider,
+    accountId: connection.accountId,
+    accountName: connection.accountName,
+    publishableKey: connection.publishableKey,
+    webhookUrl: webhookUrlFor(publicUrl, connection.provider, connection.webhookId),
+    webhookEndpointId: connection.webhookEndpointId,
+    createdAt: connection.createdAt,
+    updatedAt: connection.updatedAt,
+    lastEventAt: connection.lastEventAt,
+    lastError: connection.lastError,
+  };
+}
+
+/** One processor event as received: stored by id, so the same event twice has one effect. */
+export type ConnectorEventRecord = {
+  provider: ConnectorProvider;
+  eventId: string;
+  connectionId: string;
+  merchantId: string;
+  mode: Mode;
+  type: string;
+  /** The object the event is about (Stripe: the PaymentIntent's id), when it names one. */
+  objectId: string | null;
+  /** What Cobro did with it (see ConnectorEventService). */
+  outcome: string;
+  receivedAt: number;
+};

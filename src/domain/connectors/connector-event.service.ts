@@ -1,0 +1,148 @@
+import type { PaymentOrderCore } from '../payment-orders/payment-order.core.ts';
+import type { PaymentOrder } from '../payment-orders/payment-order.ts';
+import type { Repositories } from '../repositories/repositories.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { ConnectorEvent, IntentView } from './card-connector.ts';
+import type { ConnectionService } from './connection.service.ts';
+import type { Connection, ConnectorProvider } from './connection.ts';
+
+/**
+ * What became of an event, stored beside its id:
+ * - `closed`: a verified payment_intent.succeeded closed its order.
+ * - `unknown_intent`: it names no open card order of this connection paid by that intent (an
+ *   intent Cobro did not create, another merchant's or mode's order); nothing changed.
+ * - `order_not_open`: the order was already closed, expired or rejected.
+ * - `amount_mismatch`: the intent's amount or currency is not the order's; the order stays open
+ *   and the connection's last error says why.
+ * - `recorded`: an event Cobro keeps but does not act on (yet).
+ * - `livemode_mismatch`: a test event at a live connection's URL, or the reverse; nothing changed.
+ */
+export type EventOutcome =
+  | 'closed'
+  | 'unknown_intent'
+  | 'order_not_open'
+  | 'amount_mismatch'
+  | 'recorded'
+  | 'livemode_mismatch';
+
+export type ReceivedEvent = { eventId: string; type: string; outcome: EventOutcome; duplicate: boolean };
+
+/**
+ * Events a processor sends to a connection's webhook URL (INTERFACE §11.1). The signature is
+ * checked on the bytes as received, before anything is parsed; a bad one changes nothing. Each
+ * event id is stored once, in the transaction of what it does, so the same event twice has one
+ * effect. An order closes only on a verified success for the intent Cobro created for it (the
+ * order's provider reference), in the order's amount and currency.
+ */
+export class ConnectorEventService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly connections: ConnectionService,
+    private readonly orders: PaymentOrderCore,
+  ) {}
+
+  async receive(
+    provider: ConnectorProvider,
+    webhookId: string,
+    rawBody: Buffer,
+    signature: string | undefined,
+  ): Promise<ReceivedEvent> {
+    const found = await this.connections.byWebhookId(webhookId);
+    if (!found || found.connection.provider !== provider) {
+      throw new AppError('NOT_FOUND', ['no connection receives events at this URL']);
+    }
+    const { connection, webhookSecret } = found;
+    const event = this.connections.connector(provider).verifyEvent(rawBody, signature, webhookSecret);
+    if (!event) {
+      throw new AppError('WRONG_INPUT', [
+        'the event signature (Stripe-Signature) is missing, wrong or older than 300 seconds',
+      ]);
+    }
+    const receivedAt = this.clock.now().getTime();
+    return this.uow.transaction(async (repos) => {
+      const fresh = await repos.connections.insertEvent({
+        provider,
+        eventId: event.id,
+        connectionId: connection.id,
+        merchantId: connection.merchantId,
+        mode: connection.mode,
+        type: event.type,
+        objectId: event.intent?.id ?? event.intentId,
+        outcome: 'recorded',
+        receivedAt,
+      });
+      if (!fresh) {
+        const earlier = await repos.connections.getEvent(provider, event.id);
+        return {
+          eventId: event.id,
+          type: event.type,
+          outcome: (earlier?.outcome ?? 'recorded') as EventOutcome,
+          duplicate: true,
+        };
+      }
+      const { outcome, problem } = await this.apply(repos, connection, event);
+      if (outcome !== 'recorded') {
+        await repos.connections.setEventOutcome(provider, event.id, outcome);
+      }
+      await repos.connections.touchConnection(connection.id, receivedAt, problem ?? undefined);
+      return { eventId: event.id, type: event.type, outcome, duplicate: false };
+    });
+  }
+
+  private async apply(
+    repos: Repositories,
+    connection: Connection,
+    event: ConnectorEvent,
+  ): Promise<{ outcome: EventOutcome; problem: string | null }> {
+    if (event.livemode !== (connection.mode === 'live')) {
+      return { outcome: 'livemode_mismatch', problem: null };
+    }
+    if (event.type !== 'payment_intent.succeeded' || !event.intent || event.intent.outcome !== 'SETTLE') {
+      return { outcome: 'recorded', problem: null };
+    }
+    const intent = event.intent;
+    const order = intent.orderId ? await repos.orders.getById(intent.orderId) : undefined;
+    if (!order || !createdFor(order, connection, intent)) {
+      return { outcome: 'unknown_intent', problem: null };
+    }
+    if (order.status !== 'OPENED') {
+      return { outcome: 'order_not_open', problem: null };
+    }
+    const received = intent.received;
+    if (
+      !received ||
+      received.currency !== order.chargedCurrency ||
+      received.amountMinor !== order.chargedAmountMinor ||
+      intent.amount?.amountMinor !== order.chargedAmountMinor
+    ) {
+      const got = received
+        ? `${received.amountMinor} ${received.currency}`
+        : 'an amount in a currency Cobro does not know';
+      return {
+        outcome: 'amount_mismatch',
+        problem: `event ${event.id}: intent ${intent.id} received ${got} (minor units), but order ${order.id} charges ${order.chargedAmountMinor} ${order.chargedCurrency}; the order was not closed`,
+      };
+    }
+    const now = this.orders.now(order);
+    await this.orders.close(repos, order, { receivedAmountMinor: received.amountMinor }, now, null);
+    return { outcome: 'closed', problem: null };
+  }
+}
+
+/**
+ * The intent is the one Cobro created for this order: same merchant and mode as the connection,
+ * a card order, and the intent's id recorded on the order when it was created. A subscription's
+ * order also needs the saved card's reference to close, which this event alone does not carry.
+ */
+function createdFor(order: PaymentOrder, connection: Connection, intent: IntentView): boolean {
+  return (
+    order.merchantId === connection.merchantId &&
+    order.mode === connection.mode &&
+    order.paymentMethodType === 'CARD' &&
+    order.providerRef === intent.id &&
+    order.recurrentPaymentId === null
+  );
+}
