@@ -179,6 +179,8 @@ export type RecurrentPaymentsTable = {
   deleted_by: string | null;
   card_brand: string | null;
   card_last4: string | null;
+  /** 'en', 'es' or 'pt'; null before the column existed (read as English). */
+  payer_language: string | null;
 };
 
 export type OutboundEmailsTable = {

@@ -79,12 +79,18 @@ describeBackends('checkout: crypto payment progress', (build) => {
     const { orderUrl, address } = await openCryptoOrder(ctx);
     ctx.cobro.providers.testChain.send('ethereum', address, 5_000_000n, 1);
     await ctx.cobro.runJobs();
-    const expected = 'Received 5.000000 of 16.900000 USDT — send the remaining 11.900000 USDT to the same address.';
+    const expected =
+      'Received 5.000000 USDT of 16.900000 USDT — send the remaining 11.900000 USDT to the same address.';
     assert.equal(await progressLineOf(ctx.app, orderUrl), escapeHtml(expected));
     const status = await statusOf(ctx.app, orderUrl);
     assert.equal(status.status, 'OPENED');
     assert.equal(status.final, false);
     assert.deepEqual(status.progress, { text: expected });
+    // A Brazilian reads the amounts with a decimal comma, on the page and in the poll alike.
+    const portuguese =
+      'Recebemos 5,000000 USDT de 16,900000 USDT — envie os 11,900000 USDT restantes para o mesmo endereço.';
+    assert.equal(await progressLineOf(ctx.app, orderUrl, 'pt-BR'), escapeHtml(portuguese));
+    assert.deepEqual((await statusOf(ctx.app, orderUrl, 'pt-BR')).progress, { text: portuguese });
   });
 
   test('the whole amount seen shows its confirmations so far, translated for Spanish and Portuguese payers', async (t) => {

@@ -137,7 +137,7 @@ describe('checkout pages: rendering', () => {
       !/<input id="card_[a-z_]+"[^>]* required/.test(res.body),
       'no card field is required before Card is chosen',
     );
-    for (const name of ['Card', 'Bank transfer', 'Crypto (USDT on Ethereum)', 'Crypto (BTC on Bitcoin)']) {
+    for (const name of ['Card', 'Bank transfer', 'USDT on Ethereum', 'BTC on Bitcoin']) {
       assert.ok(res.body.includes(`">${name}</label>`), `method ${name} offered`);
     }
     // PIX takes BRL and cash no USD: a USD checkout does not offer them.
@@ -145,7 +145,7 @@ describe('checkout pages: rendering', () => {
     assert.ok(!res.body.includes('>Cash'), 'cash not offered for USD');
     assert.match(res.body, /<button type="submit" class="pay" data-test="pay-button">Pay<\/button>/);
     assert.match(res.body, /data-test="test-mode-banner"/);
-    assert.match(res.body, /16\.90 USD/);
+    assert.match(res.body, /data-test="amount"><span class="hint">Total<\/span> \$16\.90</);
     assert.match(res.body, /order-77/);
     const cookie = String(res.headers['set-cookie']);
     assert.match(cookie, /^cobro_csrf=[A-Za-z0-9_-]{43}; Path=\/checkout; HttpOnly; SameSite=Strict$/);
@@ -195,22 +195,27 @@ describe('checkout pages: rendering', () => {
     assert.ok(page.body.includes('">Card</label>'));
   });
 
-  test('speaks Spanish and Portuguese from Accept-Language, keeping the English labels', async (t) => {
+  test('speaks Spanish and Portuguese from Accept-Language, labels and method names included', async (t) => {
     const { app, merchant } = await buildTestApp(t, 'sqlite');
     const pref = await createPreference(app, merchant);
     const es = await app.inject({ url: `/checkout/${pref.id}`, headers: { 'accept-language': 'es-MX,es;q=0.9' } });
     assert.match(es.body, /<html lang="es">/);
     assert.match(es.body, /Tus datos/);
-    assert.match(es.body, /<label for="email">Email<\/label>/);
-    assert.match(es.body, /Correo electrónico/);
-    assert.match(es.body, />Pay<\/button>/);
+    assert.match(es.body, /<label for="email">Correo electrónico<\/label>/);
+    assert.match(es.body, /<label for="card_expiry">Fecha de vencimiento \(MM\/AA\)<\/label>/);
+    assert.match(es.body, /data-test="pay-button">Pagar<\/button>/);
+    assert.ok(es.body.includes('">Tarjeta</label>') && es.body.includes('">USDT en Ethereum</label>'));
+    assert.ok(!es.body.includes('>Email</label>') && !es.body.includes('>Pay</button>'), 'no English label');
     const pt = await app.inject({
       url: `/checkout/${pref.id}`,
       headers: { 'accept-language': 'en;q=0.5, pt-BR;q=0.9' },
     });
     assert.match(pt.body, /<html lang="pt-BR">/);
     assert.match(pt.body, /Seus dados/);
-    assert.match(pt.body, /<label for="card_number">Card number<\/label>/);
+    assert.match(pt.body, /<label for="card_number">Número do cartão<\/label>/);
+    assert.ok(pt.body.includes('">Cartão</label>') && pt.body.includes('">Transferência bancária</label>'));
+    // US dollars as a Brazilian writes them.
+    assert.ok(pt.body.includes(new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'USD' }).format(16.9)));
     const fr = await app.inject({ url: `/checkout/${pref.id}`, headers: { 'accept-language': 'fr-FR,de;q=0.8' } });
     assert.match(fr.body, /<html lang="en">/);
     assert.match(fr.body, /Your details/);
@@ -509,7 +514,7 @@ describe('checkout pages: payments through the form', () => {
       {
         pref: {},
         method: USD_BANK_TRANSFER_ID,
-        expect: [/data-test="bank-reference"/, /Cobro Test Bank/, /data-test="bank-amount">16\.90 USD</],
+        expect: [/data-test="bank-reference"/, /Cobro Test Bank/, /data-test="bank-amount">\$16\.90</],
       },
       {
         pref: { currency: 'MXN', amount: 200 },
@@ -937,7 +942,13 @@ describe('checkout pages: payer redirects (R18, payer half)', () => {
     assert.match(String(res.headers.location), /^\/checkout\/[A-Za-z0-9]{22}\/orders\/[A-Za-z0-9]{22}$/);
     const result = await app.inject({ url: `${res.headers.location}?${query}` });
     assert.equal(result.statusCode, 200);
-    assert.ok(!result.body.includes('evil.example'));
+    // The language switcher keeps the page's own query on its links (same path, our origin); nothing else uses it.
+    const switcher = /<nav class="languages"[\s\S]*?<\/nav>/;
+    assert.match(result.body, switcher);
+    for (const href of result.body.match(switcher)?.[0].match(/href="[^"]*"/g) ?? []) {
+      assert.ok(href.startsWith(`href="${res.headers.location}?`), href);
+    }
+    assert.ok(!result.body.replace(switcher, '').includes('evil.example'));
     const status = await app.inject({ url: `${res.headers.location}/status?${query}` });
     assert.equal(status.json().redirect_url, null);
     // With stored URLs: exactly the stored one.
@@ -968,6 +979,8 @@ const ALLOWED_TAGS = new Set([
   // Whom the payer pays: the merchant's business profile (a header, and an img when it has a logo).
   'header',
   'img',
+  // The language switcher.
+  'nav',
   'section',
   'h1',
   'h2',
@@ -1020,7 +1033,7 @@ describe('checkout pages: a finished checkout keeps the payer private', () => {
 
   function assertReceiptOnly(res: LightMyRequestResponse, what: string): void {
     assert.match(res.body, /data-test="title">Ceramic teapot</, `${what}: ${res.body}`);
-    assert.match(res.body, /data-test="amount"><span class="hint">Total<\/span> 16\.90 USD</, `${what}: ${res.body}`);
+    assert.match(res.body, /data-test="amount"><span class="hint">Total<\/span> \$16\.90</, `${what}: ${res.body}`);
     assert.match(res.body, /data-test="external-id">INV-2025-0042</, `${what}: ${res.body}`);
     assert.ok(!res.body.includes('data-test="payer"'), `${what}: a payer line: ${res.body}`);
     for (const trace of TRACES) {

@@ -114,11 +114,11 @@ describe('the payer subscription page', () => {
     assertSecurityHeaders(res, 'subscription page');
     const rec = await recurrent(ctx, recId);
     assert.equal(field(res.body, 'title'), 'Coffee club');
-    assert.equal(field(res.body, 'amount'), '12.50 USD every month');
+    assert.equal(field(res.body, 'amount'), '$12.50 every month');
     assert.equal(field(res.body, 'status'), 'Active');
     assert.match(res.body, /data-status="ACTIVE"/);
     assert.equal(field(res.body, 'duration'), '6 monthly payments');
-    assert.equal(field(res.body, 'signup-fee'), '2.00 USD');
+    assert.equal(field(res.body, 'signup-fee'), '$2.00');
     assert.equal(field(res.body, 'periods-paid'), '1 of 6');
     assert.equal(field(res.body, 'method'), 'Visa ending in 4242');
     const next = new Date(String(rec.next_payment_date));
@@ -156,8 +156,9 @@ describe('the payer subscription page', () => {
       assertSecurityHeaders(res, url);
       assert.match(res.body, /data-test="subscription-notFound"/, url);
       assert.ok(!res.body.includes('Coffee club'), `${url} leaks the plan`);
-      // The script nonce differs per response; everything else is the same page.
-      bodies.add(res.body.replace(/nonce="[^"]+"/, ''));
+      // The script nonce differs per response, and the language switcher links back to the address
+      // asked for (what the browser already has); everything else is the same page.
+      bodies.add(res.body.replace(/nonce="[^"]+"/, '').replace(/<nav class="languages"[\s\S]*?<\/nav>/, ''));
     }
     assert.equal(bodies.size, 1, 'one identical page for every refused link');
   });
@@ -238,7 +239,7 @@ describe('the payer subscription page', () => {
     const over = await ctx.app.inject({ url: path });
     assert.equal(over.statusCode, 200, over.body);
     assert.equal(field(over.body, 'title'), 'Coffee club');
-    assert.equal(field(over.body, 'amount'), '12.50 USD every month');
+    assert.equal(field(over.body, 'amount'), '$12.50 every month');
     assert.equal(field(over.body, 'status'), 'Completed: every period is paid');
     assert.equal(field(over.body, 'external-id'), 'SUB-7781');
     assert.equal(field(over.body, 'method'), 'Card');
@@ -329,8 +330,57 @@ describe('the payer subscription page', () => {
       card_holder_name: 'Ana Souza',
     });
     assert.equal(expired.statusCode, 400, expired.body);
-    assert.equal(field(expired.body, 'error-card_expiry'), 'Card has expired.');
+    assert.equal(field(expired.body, 'error-card_expiry'), 'This card has expired.');
     assert.equal((await recurrent(ctx, recId)).status, 'ACTIVE');
+  });
+
+  test('speaks the payer’s language: labels, statuses, plan, money and dates in Spanish or Portuguese', async (t) => {
+    const ctx = await buildTestApp(t);
+    const { recId, path } = await cardSubscription(ctx, { signup_fee_amount: 2 });
+    const rec = await recurrent(ctx, recId);
+    const next = new Date(String(rec.next_payment_date));
+    const cases = [
+      {
+        header: 'pt-BR,pt;q=0.9',
+        tag: 'pt-BR',
+        dateLocale: 'pt-BR',
+        amount: `${new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'USD' }).format(12.5)} por mês`,
+        status: 'Ativa',
+        duration: '6 pagamentos mensais',
+        periods: '1 de 6',
+        labels: ['Número do cartão', 'Validade (MM/AA)', 'Código de segurança', 'Nome no cartão'],
+        save: 'Salvar cartão',
+      },
+      {
+        header: 'es-MX',
+        tag: 'es',
+        dateLocale: 'es',
+        amount: `${new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'USD' }).format(12.5)} por mes`,
+        status: 'Activa',
+        duration: '6 pagos mensuales',
+        periods: '1 de 6',
+        labels: ['Número de tarjeta', 'Fecha de vencimiento (MM/AA)', 'Código de seguridad', 'Nombre en la tarjeta'],
+        save: 'Guardar tarjeta',
+      },
+    ];
+    for (const c of cases) {
+      const res = await ctx.app.inject({ url: path, headers: { 'accept-language': c.header } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.body, new RegExp(`<html lang="${c.tag}">`));
+      assert.equal(field(res.body, 'amount'), c.amount);
+      assert.equal(field(res.body, 'status'), c.status);
+      assert.equal(field(res.body, 'duration'), c.duration);
+      assert.equal(field(res.body, 'periods-paid'), c.periods);
+      const date = new Intl.DateTimeFormat(c.dateLocale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+      assert.equal(field(res.body, 'next-payment'), `${date.format(next)} UTC`);
+      for (const label of c.labels) {
+        assert.ok(res.body.includes(`>${label}</label>`), `${c.tag}: no ${label} label`);
+      }
+      assert.match(res.body, new RegExp(`data-test="save-card">${c.save}</button>`));
+      for (const english of ['Card number', 'Save card', 'Periods paid', 'Cancel subscription', 'every month']) {
+        assert.ok(!res.body.includes(english), `${c.tag}: "${english}" left in English`);
+      }
+    }
   });
 
   test('a PIX subscription shows its method, no card form, and a link to pay an open renewal', async (t) => {
@@ -354,7 +404,7 @@ describe('the payer subscription page', () => {
     const before = await ctx.app.inject({ url: path });
     assert.equal(before.statusCode, 200, before.body);
     assert.equal(field(before.body, 'method'), 'PIX');
-    assert.equal(field(before.body, 'amount'), '30.00 BRL every month');
+    assert.equal(field(before.body, 'amount'), 'R$30.00 every month');
     assert.ok(!before.body.includes('data-test="card-form"'));
     assert.ok(!before.body.includes('data-test="pay-now"'), 'nothing to pay yet');
     // Within RENEWAL_NOTICE_HOURS of the due date the renewal is opened and can be paid from the page.

@@ -55,6 +55,26 @@ export async function advanceClock(app: FastifyInstance, merchant: TestMerchant,
   }
 }
 
+/** The checkout of a plan of 30 BRL every three months, payable by PIX only. */
+export async function pixSubscriptionCheckout(
+  app: FastifyInstance,
+  merchant: TestMerchant,
+  title = 'Revista Mensal',
+): Promise<{ id: string }> {
+  const link = await createPaymentLink(app, merchant, {
+    title,
+    amount: 30,
+    currency: 'BRL',
+    interval_type: 'MONTH',
+    interval_count: 3,
+  });
+  return createPreference(app, merchant, {
+    type: 'SUBSCRIPTION',
+    payment_link_id: link.id,
+    payment_method_types: ['PIX'],
+  });
+}
+
 /**
  * A subscriber (Ana) paying the first period of a plan of 30 BRL every three months by PIX:
  * the plan's checkout and the first order as the pay test helper answers it.
@@ -64,18 +84,7 @@ export async function payPixSubscription(
   merchant: TestMerchant,
   { title = 'Revista Mensal', email = 'ana@example.com' }: { title?: string; email?: string } = {},
 ) {
-  const link = await createPaymentLink(app, merchant, {
-    title,
-    amount: 30,
-    currency: 'BRL',
-    interval_type: 'MONTH',
-    interval_count: 3,
-  });
-  const pref = await createPreference(app, merchant, {
-    type: 'SUBSCRIPTION',
-    payment_link_id: link.id,
-    payment_method_types: ['PIX'],
-  });
+  const pref = await pixSubscriptionCheckout(app, merchant, title);
   const order = await pay(app, merchant, pref.id, { payer: { email, first_name: 'Ana', last_name: 'Souza' } });
   return { pref, order };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { PaymentMethodType } from '../../domain/payment-methods/payment-method.ts';
 import type { RecurrentPaymentRepository } from '../../domain/repositories/recurrent-payment.repository.ts';
+import { isLocale } from '../../domain/shared/language.ts';
 import type { Page, PageRequest } from '../../domain/shared/page.ts';
 import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
@@ -51,6 +52,7 @@ function toRecurrent(r: RecurrentPaymentsTable): RecurrentPayment {
       lastName: r.payer_last_name,
       phoneNumber: r.payer_phone_number,
     },
+    language: isLocale(r.payer_language) ? r.payer_language : 'en',
     externalId: r.external_id,
     anchorAt: num(r.anchor_at),
     currentPeriodStart: num(r.current_period_start),
@@ -113,6 +115,9 @@ function changesToRow(c: RecurrentPaymentChanges): Partial<RecurrentPaymentsTabl
     row.payer_last_name = c.payer.lastName;
     row.payer_phone_number = c.payer.phoneNumber;
   }
+  if (c.language !== undefined) {
+    row.payer_language = c.language;
+  }
   return row;
 }
 
@@ -148,6 +153,7 @@ export class KyselyRecurrentPaymentRepository implements RecurrentPaymentReposit
         payer_first_name: r.payer.firstName,
         payer_last_name: r.payer.lastName,
         payer_phone_number: r.payer.phoneNumber,
+        payer_language: r.language,
         external_id: r.externalId,
         anchor_at: big(r.anchorAt),
         current_period_start: big(r.currentPeriodStart),

@@ -1,6 +1,7 @@
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { Repositories } from '../repositories/repositories.ts';
+import type { Locale } from '../shared/language.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { PaymentOrder } from './payment-order.ts';
 
@@ -17,6 +18,7 @@ export interface PaymentOrderEffects {
     pref: CheckoutPreference,
     method: PaymentMethod,
     payer: PaymentOrder['payer'],
+    language: Locale,
     now: number,
   ): Promise<RecurrentPayment>;
   /** What a subscription's checkout charges first. */

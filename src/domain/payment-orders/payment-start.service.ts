@@ -9,6 +9,7 @@ import type { CardChargeResult, CardInput } from '../payment-methods/payment-pro
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import type { Locale } from '../shared/language.ts';
 import { getOwned } from '../shared/owned.ts';
 import type { OrderOpening } from './order-opening.ts';
 import type { PaymentOrderOptions } from './payment-order.core.ts';
@@ -24,6 +25,8 @@ export type StartPaymentInput = {
   saveCard?: boolean;
   /** The merchant's stored settings when the caller has just read them (the checkout has), so they are not read again. */
   merchantSettings?: StoredSettings;
+  /** The language of the page the payer paid on: a subscription's e-mails are written in it (default English). */
+  language?: Locale | null;
   /** Runs inside the transaction that opens the order (the caller records its recovery point there). */
   onOpened?: (repos: Repositories, order: PaymentOrder) => Promise<void>;
 };
@@ -184,7 +187,14 @@ export class PaymentStartService {
       let amountMinor = pref.amountMinor;
       let periodIndex: number | null = null;
       if (pref.type === 'SUBSCRIPTION') {
-        const rec = await this.opening.core.effects.subscriptionFor(repos, current, method, payer, now);
+        const rec = await this.opening.core.effects.subscriptionFor(
+          repos,
+          current,
+          method,
+          payer,
+          input.language ?? 'en',
+          now,
+        );
         recurrentPaymentId = rec.id;
         amountMinor = this.opening.core.effects.firstCharge(rec);
         periodIndex = rec.trialIntervalCount > 0 ? null : 0;

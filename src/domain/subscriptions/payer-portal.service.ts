@@ -19,8 +19,12 @@ export type CardValidator = (
   now: Date,
 ) => { ok: true } | { ok: false; errors: { field: string; message: string }[] };
 
-/** A problem to show the payer: beside its field, or above the form when it names none. */
-export type CardProblem = { field: CardField | null; message: string };
+/**
+ * A problem to show the payer: beside its field, or above the form when it names none. `code`:
+ * the processor's refusal code (`card_declined`, `expired_card`…), null for the validator's own
+ * checks; pages word the problem in the payer's language from the field and the code.
+ */
+export type CardProblem = { field: CardField | null; message: string; code: string | null };
 
 export type CardChange = { ok: true; subscription: RecurrentPayment } | { ok: false; problems: CardProblem[] };
 
@@ -99,12 +103,15 @@ export class PayerPortalService {
     if (!checked.ok) {
       return {
         ok: false,
-        problems: checked.errors.map((e) => ({ field: asCardField(e.field), message: e.message })),
+        problems: checked.errors.map((e) => ({ field: asCardField(e.field), message: e.message, code: null })),
       };
     }
     const saved = await this.cards.saveCard({ card, mode: rec.mode });
     if (saved.status === 'FAILED') {
-      return { ok: false, problems: [{ field: REFUSED_FIELD[saved.code] ?? null, message: saved.message }] };
+      return {
+        ok: false,
+        problems: [{ field: REFUSED_FIELD[saved.code] ?? null, message: saved.message, code: saved.code }],
+      };
     }
     const subscription = await this.subscriptions.replaceCard(rec.id, saved.token, {
       brand: saved.brand,

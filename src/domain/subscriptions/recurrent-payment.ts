@@ -1,6 +1,7 @@
 import type { Payer } from '../checkout-preferences/checkout-preference.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { PaymentMethodType } from '../payment-methods/payment-method.ts';
+import type { Locale } from '../shared/language.ts';
 import type { IntervalType } from './payment-link.ts';
 import type { RecurrentPaymentStatus } from './recurrent-payment.status.ts';
 
@@ -36,6 +37,8 @@ export type RecurrentPayment = {
   cardBrand: string | null;
   cardLast4: string | null;
   payer: Payer;
+  /** The language the payer subscribed in (the checkout's, when the first order was opened): their e-mails'. */
+  language: Locale;
   externalId: string | null;
   /** Start of period 0, from which every period is computed (after the trial, if any). */
   anchorAt: number | null;
@@ -70,6 +73,7 @@ export type RecurrentPaymentChanges = Partial<
     | 'paymentMethodId'
     | 'paymentMethodType'
     | 'payer'
+    | 'language'
   >
 >;
 

@@ -2,12 +2,13 @@ import type { CurrencyTable } from '../currencies/currency.ts';
 import { profileIn } from '../merchants/merchant-profile.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { Repositories } from '../repositories/repositories.ts';
-import { toWireTime } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { LinkSigner } from '../shared/link-signer.ts';
-import { formatMinor } from '../shared/money.ts';
+import { formatMoney } from '../shared/money-format.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
 import type { RecurrentPayment } from './recurrent-payment.ts';
+import type { RenewalMailTexts } from './renewal-mail.texts.ts';
+import { renewalMailTexts } from './renewal-mail.texts.ts';
 
 export const SUBSCRIPTION_LINK_PURPOSE = 'subscription';
 
@@ -16,24 +17,33 @@ export function subscriptionPageUrl(publicUrl: string, signer: LinkSigner, recId
   return `${publicUrl}/subscriptions/${recId}?sig=${signer.sign(SUBSCRIPTION_LINK_PURPOSE, recId)}`;
 }
 
-function instructionsText(order: PaymentOrder): string[] {
+/** How to pay, in the payer's words; `charged` is what the method asks for, written as they write money. */
+function instructionsText(order: PaymentOrder, t: RenewalMailTexts, charged: string): string[] {
   const i = order.instructions;
   switch (i?.type) {
     case 'PIX':
-      return ['Pay with PIX by pasting this code in your bank app:', i.pix_payload];
+      return [t.pix, i.pix_payload];
     case 'CRYPTO_ONCHAIN':
-      return [`Send ${i.amount} ${i.currency} on ${i.network} to:`, i.address, `Payment link: ${i.uri}`];
+      return [t.crypto(charged, i.network), i.address, t.cryptoLink(i.uri)];
     case 'BANK_TRANSFER':
       return [
-        `Transfer ${i.amount} ${i.currency} to ${i.account_holder}, ${i.bank_name}, account ${i.account_number} (${i.routing}).`,
-        `Quote this reference: ${i.reference}`,
+        t.bankTransfer(charged, i.account_holder, i.bank_name, i.account_number, i.routing),
+        t.bankReference(i.reference),
       ];
     case 'CASH':
-      return [`Pay ${i.amount} ${i.currency} in cash at ${i.provider} with reference ${i.reference}.`];
+      return [t.cash(charged, i.provider, i.reference)];
     case 'CARD':
     case undefined:
       return [];
   }
+}
+
+/** A due date as the payer reads dates, in UTC (the payer's zone is not known), with the zone said. */
+function dueDate(ms: number, t: RenewalMailTexts): string {
+  const text = new Intl.DateTimeFormat(t.dateLocale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    new Date(ms),
+  );
+  return `${text} UTC`;
 }
 
 /**
@@ -54,29 +64,32 @@ export class RenewalMailer {
     }
     const now = this.clocks.clockFor(rec).now().getTime();
     const { publicUrl, signer } = this.links;
-    const decimals = this.currencies.decimalsOf(rec.currency);
+    // In the language the payer subscribed in; money as a reader of it writes the currency at home.
+    const t = renewalMailTexts(rec.language);
+    const money = (amountMinor: bigint, currency: string) =>
+      formatMoney(amountMinor, currency, this.currencies, rec.language);
     // Whom the payer pays: the business profile's display name (else the merchant's name) and support address.
     const payee = await profileIn(repos, rec.merchantId);
     const merchantName = oneLine(payee?.displayName ?? '');
     const title = oneLine(rec.title);
     const text = [
-      `Hello ${rec.payer.firstName ?? ''},`.trim(),
+      t.hello(rec.payer.firstName),
       '',
-      `Your subscription "${rec.title}" renews: ${formatMinor(rec.amountMinor, decimals)} ${rec.currency}, due by ${toWireTime(order.expiresAt)}.`,
-      ...(merchantName ? [`This subscription is with ${merchantName}.`] : []),
-      ...(payee?.supportEmail ? [`Questions about it? Write to ${payee.supportEmail}.`] : []),
+      t.renews(rec.title, money(rec.amountMinor, rec.currency), dueDate(order.expiresAt, t)),
+      ...(merchantName ? [t.withMerchant(merchantName)] : []),
+      ...(payee?.supportEmail ? [t.support(payee.supportEmail)] : []),
       '',
-      ...instructionsText(order),
+      ...instructionsText(order, t, money(order.chargedAmountMinor, order.chargedCurrency)),
       '',
-      `Payment page (QR code and details): ${publicUrl}/checkout/${rec.checkoutPreferenceId}/orders/${order.id}`,
-      `Manage or cancel your subscription: ${subscriptionPageUrl(publicUrl, signer, rec.id)}`,
+      t.paymentPage(`${publicUrl}/checkout/${rec.checkoutPreferenceId}/orders/${order.id}`),
+      t.manage(subscriptionPageUrl(publicUrl, signer, rec.id)),
     ].join('\n');
     await repos.emails.insert({
       id: newId(),
       merchantId: rec.merchantId,
       mode: rec.mode,
       to: rec.payer.email,
-      subject: merchantName ? `Payment due: ${title} (${merchantName})` : `Payment due: ${title}`,
+      subject: t.subject(title, merchantName || null),
       text,
       status: 'PENDING',
       attempts: 0,

@@ -5,6 +5,7 @@ import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import type { Locale } from '../shared/language.ts';
 import { DAY_MS, periodBounds, trialEnd } from './billing-schedule.ts';
 import { isTerminal } from './recurrent-payment.status.ts';
 import type { RecurrentPayment, RecurrentPaymentChanges } from './recurrent-payment.ts';
@@ -24,16 +25,19 @@ export class SubscriptionLifecycleService {
     pref: CheckoutPreference,
     method: PaymentMethod,
     payer: RecurrentPayment['payer'],
+    language: Locale,
     now: number,
   ): Promise<RecurrentPayment> {
     const existing = await repos.recurrentPayments.getByPreference(pref.id);
     if (existing) {
+      // Another try at the first payment with another method or payer: the latest try's, its page's
+      // language too (the language alone changes nothing the merchant sees, so it sets off no event).
       if (existing.paymentMethodId !== method.id || existing.payer.email !== payer.email) {
         return this.core.move(
           repos,
           existing,
           existing.status,
-          { paymentMethodId: method.id, paymentMethodType: method.type, payer },
+          { paymentMethodId: method.id, paymentMethodType: method.type, payer, language },
           now,
           'updated',
         );
@@ -74,6 +78,7 @@ export class SubscriptionLifecycleService {
       cardBrand: null,
       cardLast4: null,
       payer,
+      language,
       externalId: pref.externalId,
       anchorAt: null,
       currentPeriodStart: null,

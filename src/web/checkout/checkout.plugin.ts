@@ -22,12 +22,14 @@ import {
   lengthErrors,
   readSubmission,
 } from '../kit/form-input.ts';
-import { formatAmount, methodName } from '../kit/format.ts';
+import { isBoleto, methodName } from '../kit/format.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
 import { chainProgressText } from '../kit/instructions/crypto.ts';
 import { renderPanel } from '../kit/instructions/index.ts';
-import { negotiateLocale } from '../kit/locale.ts';
+import { languageSwitcher, payerLanguage, registerLanguageSwitch } from '../kit/language-switch.ts';
+import type { Locale } from '../kit/locale.ts';
+import { formatMoney } from '../kit/money.ts';
 import type { PageContext } from '../kit/payer-layout.ts';
 import { receiptOf } from '../kit/payer-layout.ts';
 import type { Messages } from '../kit/payer-messages.ts';
@@ -67,22 +69,27 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
       // 1. Every response of the checkout gets the security headers and its own script nonce,
       //    errors and 404s included; pages that redirect to the merchant widen form-action later.
       const nonceOf = registerPageNonces(scope, https);
+      // `?lang=pt` on any page: the payer's choice is remembered, and the page shown again without it.
+      registerLanguageSwitch(scope, https);
 
-      const messagesOf = (req: FastifyRequest): Messages =>
-        messagesFor(negotiateLocale(req.headers['accept-language']));
+      const messagesOf = (req: FastifyRequest): Messages => messagesFor(payerLanguage(req).locale);
 
       /** Whom the payer pays, looked up once per request with its checkout (see findCheckout). */
       const payees = new WeakMap<FastifyRequest, Payee>();
       /** The merchant's stored settings, read with its profile: which methods a live payer is offered. */
       const merchantSettings = new WeakMap<FastifyRequest, StoredSettings>();
 
-      const contextOf = (req: FastifyRequest, pref: CheckoutPreference | null): PageContext => ({
-        messages: messagesOf(req),
-        nonce: nonceOf(req),
-        assets: { css: assets.css.path, js: assets.js.path },
-        testMode: pref?.mode === 'test',
-        payee: pref ? (payees.get(req) ?? null) : null,
-      });
+      const contextOf = (req: FastifyRequest, pref: CheckoutPreference | null): PageContext => {
+        const messages = messagesOf(req);
+        return {
+          messages,
+          nonce: nonceOf(req),
+          assets: { css: assets.css.path, js: assets.js.path },
+          testMode: pref?.mode === 'test',
+          payee: pref ? (payees.get(req) ?? null) : null,
+          switcher: languageSwitcher(req, messages.locale, switchBase(req)),
+        };
+      };
 
       /** The checkout, and the merchant's business profile for every page this request shows of it. */
       const findCheckout = async (req: FastifyRequest, id: string): Promise<CheckoutPreference | undefined> => {
@@ -95,8 +102,11 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         return pref;
       };
 
-      const amountOf = (pref: CheckoutPreference): string =>
-        formatAmount(pref.amountMinor, pref.currency, deps.currencies);
+      const moneyOf = (req: FastifyRequest, amountMinor: bigint, currency: string): string =>
+        formatMoney(amountMinor, currency, deps.currencies, payerLanguage(req));
+
+      const amountOf = (req: FastifyRequest, pref: CheckoutPreference): string =>
+        moneyOf(req, pref.amountMinor, pref.currency);
 
       const sendPage = (
         req: FastifyRequest,
@@ -116,7 +126,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         return reply
           .code(status)
           .header('content-type', HTML_TYPE)
-          .header('vary', 'Accept-Language')
+          .header('vary', 'Accept-Language, Cookie')
           .send(toDocument(page));
       };
 
@@ -133,7 +143,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           reply,
           status,
           // The receipt only: these pages show a checkout that cannot be paid here, never its payer.
-          renderState(contextOf(req, pref), kind, pref ? receiptOf(pref, amountOf(pref)) : null, backUrl),
+          renderState(contextOf(req, pref), kind, pref ? receiptOf(pref, amountOf(req, pref)) : null, backUrl),
           pref,
         );
 
@@ -228,7 +238,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         const latest = pref.paymentOrderId ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
         const page = renderCheckoutForm(contextOf(req, pref), {
           pref,
-          amountText: amountOf(pref),
+          amountText: amountOf(req, pref),
           methods,
           asked: askedPayer(pref),
           // Coming back after a declined card (or to change method): what the payer typed last time, card excepted.
@@ -318,7 +328,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         try {
           // Without card fields a card payment is refused for the card alone once everything else
           // is right, before anything is written: that is when the card step is shown.
-          order = await startPayment(pref, values, card, merchantSettings.get(req));
+          order = await startPayment(pref, values, card, m.locale, merchantSettings.get(req));
         } catch (error) {
           if (!(error instanceof AppError)) {
             throw error;
@@ -352,6 +362,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         pref: CheckoutPreference,
         values: FormValues,
         card: CardFields | null,
+        language: Locale,
         settings: StoredSettings | undefined,
       ): Promise<PaymentOrder> => {
         const asked = askedPayer(pref);
@@ -367,6 +378,8 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           card,
           // A subscription cannot renew a card that was not kept; the form says so before the payer pays.
           saveCard: pref.type === 'SUBSCRIPTION',
+          // A subscription's e-mails are written in the language the payer subscribed in.
+          language,
         });
       };
 
@@ -406,18 +419,21 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         }
         const ctx = contextOf(req, pref);
         const method = (await deps.paymentMethods.all()).find((candidate) => candidate.id === order.paymentMethodId);
-        const methodLabel = method ? methodName(method) : ctx.messages.methodTypeNames[order.paymentMethodType];
+        const methodLabel = method
+          ? methodName(method, ctx.messages.locale)
+          : ctx.messages.methodTypeNames[order.paymentMethodType];
         const panel = await renderPanel(order, {
           messages: ctx.messages,
+          language: payerLanguage(req),
+          currencies: deps.currencies,
           methodLabel,
           networkName: method?.network?.name ?? null,
+          boleto: isBoleto(method),
         });
         const page = renderOrderPage(ctx, {
           pref,
           // A renewal is paid for its own period, at the price the subscriber bought.
-          amountText: isRenewal(order)
-            ? formatAmount(order.amountMinor, order.currency, deps.currencies)
-            : amountOf(pref),
+          amountText: isRenewal(order) ? moneyOf(req, order.amountMinor, order.currency) : amountOf(req, pref),
           methodType: order.paymentMethodType,
           methodLabel,
           panel,
@@ -475,7 +491,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         // The receipt and, for a failure, its reason: no payer, no card, no instructions. This page's
         // URL is where the payer landed, and it stays in their history after the payment is over.
         const page = renderResult(ctx, {
-          receipt: receiptOf(pref, amountOf(pref)),
+          receipt: receiptOf(pref, amountOf(req, pref)),
           kind,
           detail: kind === 'failed' ? failureText(order.failureCode, ctx.messages) : null,
           tryAgainUrl: pref.status === 'OPEN' && kind !== 'paid' ? checkoutPath(pref.id) : null,
@@ -496,12 +512,16 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         // its three members. Worded by the page's own function in the page's language (the script has no texts).
         let progress: { progress?: { text: string } | null } = {};
         if (ins?.type === 'CRYPTO_ONCHAIN' && !final) {
-          const text = chainProgressText(ins, order.chainProgress, messagesOf(req));
+          const text = chainProgressText(ins, order.chainProgress, {
+            messages: messagesOf(req),
+            language: payerLanguage(req),
+            currencies: deps.currencies,
+          });
           progress = { progress: text === null ? null : { text } };
         }
         return reply
           .code(200)
-          .header('vary', 'Accept-Language')
+          .header('vary', 'Accept-Language, Cookie')
           .send(
             JSON.stringify({
               status: order.status,
@@ -550,6 +570,17 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
  */
 function isRenewal(order: PaymentOrder): boolean {
   return order.periodAttempt !== null;
+}
+
+/**
+ * Where the language switcher of a page shown in answer to a form post leads: the checkout's own
+ * page (a GET of the posted address would not show the same thing). Pages of a GET switch in place.
+ */
+function switchBase(req: FastifyRequest): string | undefined {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    return undefined;
+  }
+  return /^\/checkout\/[A-Za-z0-9]{22}(?=[/?]|$)/.exec(req.url)?.[0];
 }
 
 /**

@@ -3,6 +3,8 @@
  * at a cash point.
  */
 
+import { escapeHtml } from './html.ts';
+
 // Interleaved 2 of 5 character set: five elements per digit, W = wide, N = narrow.
 const ITF_DIGITS: readonly string[] = [
   'NNWWN',
@@ -69,11 +71,11 @@ export function itfModules(value: string, wideRatio = 3): string {
 /**
  * Renders an Interleaved 2 of 5 barcode (narrow:wide 1:3, 10-module quiet zones) as a standalone
  * SVG document fragment. The digits are exposed through `role="img"`, `aria-label` and `<title>`
- * so screen readers can read the code aloud.
+ * so screen readers can read the code aloud, after `word` in the page's language.
  *
  * @throws RangeError when `value` is not a non-empty string of digits.
  */
-export function renderItfBarcodeSvg(value: string): string {
+export function renderItfBarcodeSvg(value: string, word = 'Barcode'): string {
   const digits = evenDigits(value);
   const modules = itfModules(digits, 3);
   const widthPx = (modules.length + 2 * QUIET_ZONE_MODULES) * MODULE_PX;
@@ -92,7 +94,8 @@ export function renderItfBarcodeSvg(value: string): string {
     at = end;
   }
 
-  const label = `Barcode ${digits}`;
+  // The word is ours (the page's texts), escaped all the same: it goes into an attribute and an element.
+  const label = `${escapeHtml(word)} ${digits}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${BAR_HEIGHT_PX}" viewBox="0 0 ${widthPx} ${BAR_HEIGHT_PX}" role="img" aria-label="${label}" shape-rendering="crispEdges">`,
     `<title>${label}</title>`,

@@ -1,28 +1,37 @@
-import type { CurrencyTable } from '../../domain/currencies/currency.ts';
 import type { PaymentMethod } from '../../domain/payment-methods/payment-method.ts';
-import { formatMinor } from '../../domain/shared/money.ts';
+import type { Locale } from './locale.ts';
+import { messagesFor } from './payer-messages.ts';
 
 /**
- * What a payer calls a method: "Card", "PIX", "Crypto (USDT on Ethereum)", "Bank transfer",
- * "Cash (OXXO)". Kept in English in every language, like the field labels, so that tests and
- * support conversations can name a choice the same way everywhere.
+ * The cash network whose vouchers are boletos: named "Boleto" in every language, as Brazilians
+ * say it, whatever the catalogue's full name ("Boleto Bancário").
  */
-export function methodName(method: Pick<PaymentMethod, 'type' | 'currency' | 'network' | 'cashProvider'>): string {
+const BOLETO = 'boleto';
+
+/**
+ * What a reader calls a method, in their language: "Cartão", "PIX", "USDC na Ethereum",
+ * "Transferencia bancaria", "Efectivo (OXXO)", "Boleto". The payer's pages name methods in the
+ * payer's language, the dashboard in the merchant's.
+ */
+export function methodName(
+  method: Pick<PaymentMethod, 'type' | 'currency' | 'network' | 'cashProvider'>,
+  locale: Locale,
+): string {
+  const m = messagesFor(locale);
   switch (method.type) {
-    case 'CARD':
-      return 'Card';
-    case 'PIX':
-      return 'PIX';
     case 'CRYPTO_ONCHAIN':
-      return `Crypto (${method.currency} on ${method.network?.name ?? 'chain'})`;
-    case 'BANK_TRANSFER':
-      return 'Bank transfer';
+      return method.network ? m.cryptoOn(method.currency, method.network.name) : m.methodTypeNames.CRYPTO_ONCHAIN;
     case 'CASH':
-      return method.cashProvider ? `Cash (${method.cashProvider.name})` : 'Cash';
+      if (method.cashProvider?.id === BOLETO) {
+        return 'Boleto';
+      }
+      return method.cashProvider ? m.cashAt(method.cashProvider.name) : m.methodTypeNames.CASH;
+    default:
+      return m.methodTypeNames[method.type];
   }
 }
 
-/** `1690n` USD → `16.90 USD`: exact digits from minor units, the code after (no float, no rounding). */
-export function formatAmount(amountMinor: bigint, currency: string, currencies: CurrencyTable): string {
-  return `${formatMinor(amountMinor, currencies.decimalsOf(currency))} ${currency}`;
+/** Whether a cash method's vouchers are boletos (their instructions differ from a shop network's). */
+export function isBoleto(method: Pick<PaymentMethod, 'cashProvider'> | undefined): boolean {
+  return method?.cashProvider?.id === BOLETO;
 }

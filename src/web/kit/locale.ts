@@ -3,12 +3,10 @@
  * a request's Accept-Language header.
  */
 
-export type Locale = 'en' | 'es' | 'pt';
+import type { Locale, PageLanguage } from '../../domain/shared/language.ts';
+import { LOCALES } from '../../domain/shared/language.ts';
 
-/** A page's language and, when the reader named one, their region (it decides how money is written). */
-export type PageLanguage = { locale: Locale; region: string | null };
-
-const SUPPORTED: readonly Locale[] = ['en', 'es', 'pt'];
+export type { Locale, PageLanguage } from '../../domain/shared/language.ts';
 
 /**
  * Picks the best supported language from an Accept-Language header by quality value, in the
@@ -20,11 +18,13 @@ export function negotiateLocale(header: string | undefined): Locale {
 
 /**
  * Like negotiateLocale, with the region of the chosen tag when it has one (`pt-BR` → BR, `es-419`
- * → none: a region for money must be a country).
+ * → none: a region for money must be a country). With `only`, the language is already chosen
+ * (the reader picked it on the page) and the header is read for that language's region alone.
  */
-export function negotiateLanguage(header: string | undefined): PageLanguage {
+export function negotiateLanguage(header: string | undefined, only?: Locale): PageLanguage {
+  const fallback: PageLanguage = { locale: only ?? 'en', region: null };
   if (!header) {
-    return { locale: 'en', region: null };
+    return fallback;
   }
   type Candidate = { locale: Locale; region: string | null; q: number };
   // Declared through `as` so the checker does not narrow it to its first value inside the loop.
@@ -32,7 +32,7 @@ export function negotiateLanguage(header: string | undefined): PageLanguage {
   for (const part of header.slice(0, 512).split(',')) {
     const [tag = '', ...params] = part.trim().split(';');
     const [primary = '', ...subtags] = tag.trim().toLowerCase().split('-');
-    const locale = SUPPORTED.find((l) => l === primary);
+    const locale = LOCALES.find((l) => l === primary && (only === undefined || l === only));
     if (!locale) {
       continue;
     }
@@ -55,5 +55,5 @@ export function negotiateLanguage(header: string | undefined): PageLanguage {
       best = { locale, region, q };
     }
   }
-  return best ? { locale: best.locale, region: best.region } : { locale: 'en', region: null };
+  return best ? { locale: best.locale, region: best.region } : fallback;
 }

@@ -1,7 +1,11 @@
 import type { CheckoutPreference, Payer } from '../../domain/checkout-preferences/checkout-preference.ts';
+import type { Locale } from '../../domain/shared/language.ts';
+import { LOCALES } from '../../domain/shared/language.ts';
 import type { Payee } from './brand.ts';
 import type { SafeHtml } from './html.ts';
 import { html } from './html.ts';
+import type { LanguageSwitcher } from './language-switch.ts';
+import { LANGUAGE_NAMES } from './language-switch.ts';
 import type { Messages } from './payer-messages.ts';
 import { formatDateTime } from './payer-messages.ts';
 
@@ -15,6 +19,10 @@ export type PageContext = {
   testMode: boolean;
   /** Whom the payer pays (the merchant's business profile); absent on pages of no checkout. */
   payee?: Payee | null;
+  /** The links to read this page in another language (every payer page has them). */
+  switcher: LanguageSwitcher;
+  /** What the page belongs to, after its title in the browser's tab ("Checkout" by default). */
+  siteName?: string;
 };
 
 /** The document around a page: language, viewport, our stylesheet and script (nonce'd), the test banner. */
@@ -26,7 +34,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): SafeHtm
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title} · ${payee ? payee.name : m.checkout}</title>
+<title>${title} · ${payee ? payee.name : (ctx.siteName ?? m.checkout)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ctx.assets.css}">
 ${payee?.accentCss ? html`<link rel="stylesheet" href="${payee.accentCss}">` : null}
@@ -34,6 +42,7 @@ ${payee?.accentCss ? html`<link rel="stylesheet" href="${payee.accentCss}">` : n
 </head>
 <body>
 ${ctx.testMode ? html`<p class="test-banner" role="note" data-test="test-mode-banner">${m.testModeBanner}</p>` : null}
+${languageNav(ctx.switcher, m)}
 <main id="main" class="page">
 ${payee ? payeeHeader(payee, m) : null}
 ${body}
@@ -41,6 +50,18 @@ ${body}
 <footer>${payee?.supportEmail ? html`<p data-test="payee-support">${m.payeeSupport} <a href="mailto:${payee.supportEmail}">${payee.supportEmail}</a></p>` : null}${m.footer}</footer>
 </body>
 </html>`;
+}
+
+/**
+ * The language switcher: plain links (no script needed), each language named in itself and
+ * marked with its own language so a screen reader says "Português" as a Portuguese word.
+ */
+function languageNav(switcher: LanguageSwitcher, m: Messages): SafeHtml {
+  const item = (locale: Locale) =>
+    html`<li><a href="${switcher.links[locale]}" hreflang="${locale}" lang="${locale}" data-test="language-${locale}"${switcher.current === locale ? html` aria-current="true"` : null}>${LANGUAGE_NAMES[locale]}</a></li>`;
+  return html`<nav class="languages" aria-label="${m.languageSwitcher}" data-test="language-switcher">
+<ul>${LOCALES.map(item)}</ul>
+</nav>`;
 }
 
 /**

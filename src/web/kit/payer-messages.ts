@@ -1,33 +1,36 @@
 /**
- * The payer pages' texts (checkout, subscription pages, plan links, mailbox) in English, Spanish
- * and Portuguese. Field labels and the Pay button stay in English in every language
- * (integrators' tests find fields by those accessible names); the translation is shown beside
- * them as a description.
+ * The payer pages' texts (checkout, payment instructions, subscription pages, plan links) in
+ * English, Spanish and Portuguese. A page speaks one language, the payer's: its labels are its
+ * accessible names, so a Portuguese page has no English label (tests of the English page find
+ * fields by the English ones, tests of any page by the fields' ids).
  */
 
 import type { Locale } from './locale.ts';
 
-/** The English field labels, fixed in every language; `FieldTranslations` gives their translations. */
-export const FIELD_LABELS = {
-  email: 'Email',
-  first_name: 'First name',
-  last_name: 'Last name',
-  phone: 'Phone',
-  card_number: 'Card number',
-  card_expiry: 'Expiry date (MM/YY)',
-  card_cvc: 'Security code',
-  card_holder_name: 'Name on card',
-  pay: 'Pay',
-} as const;
+/** The labelled controls of the payer's forms (the checkout and the subscription page's card change). */
+export type LabelKey =
+  | 'email'
+  | 'first_name'
+  | 'last_name'
+  | 'phone'
+  | 'card_number'
+  | 'card_expiry'
+  | 'card_cvc'
+  | 'card_holder_name'
+  | 'pay';
 
-export type LabelKey = keyof typeof FIELD_LABELS;
-
-/** Every text of the pages except the fixed English labels. */
+/** Every text of the payer pages. */
 export type Messages = {
+  locale: Locale;
   htmlLang: string;
   /** BCP 47 tag for dates. */
   dateLocale: string;
-  labelTranslations: Record<LabelKey, string> | null;
+  /** Field labels and the Pay button, in this language (they are the accessible names). */
+  labels: Record<LabelKey, string>;
+  /** What the expiry field shows before anything is typed, in this language's letters. */
+  expiryPlaceholder: string;
+  /** The accessible name of the language switcher. */
+  languageSwitcher: string;
   checkout: string;
   testModeBanner: string;
   footer: string;
@@ -70,6 +73,14 @@ export type Messages = {
   viewInstructions: string;
   noMethods: string;
   methodTypeNames: Record<'CARD' | 'PIX' | 'CRYPTO_ONCHAIN' | 'BANK_TRANSFER' | 'CASH', string>;
+  /** A crypto method: the token and its network ("USDC on Ethereum"). */
+  cryptoOn: (currency: string, network: string) => string;
+  /** A cash method paid at a network of shops ("Cash (OXXO)"). */
+  cashAt: (provider: string) => string;
+  /** The boleto's own instructions (a bank slip, paid in a bank's app or at a lottery shop, not "at a location"). */
+  boletoInstructions: string;
+  /** The accessible name of a voucher's barcode, before its digits. */
+  barcode: string;
   payWith: (method: string) => string;
   waiting: string;
   waitingNoScript: string;
@@ -83,7 +94,8 @@ export type Messages = {
   pixInstructions: string;
   pixCode: string;
   validUntil: string;
-  cryptoInstructions: (amount: string, currency: string, network: string) => string;
+  /** The amount is written with its code, as the reader writes money ("12,500000 USDT"). */
+  cryptoInstructions: (amount: string, network: string) => string;
   address: string;
   amount: string;
   network: string;
@@ -91,8 +103,8 @@ export type Messages = {
   confirmations: (n: number) => string;
   /** Crypto: all that is due was seen on chain, `confirmations` of `required` so far. */
   chainSeen: (confirmations: number, required: number) => string;
-  /** Crypto: less than is due was seen; amounts already formatted, in the charged currency. */
-  chainPartial: (received: string, due: string, remaining: string, currency: string) => string;
+  /** Crypto: less than is due was seen; amounts already written with their code, in the charged currency. */
+  chainPartial: (received: string, due: string, remaining: string) => string;
   bankInstructions: string;
   bankName: string;
   accountHolder: string;
@@ -128,9 +140,22 @@ export type Messages = {
 };
 
 const en: Messages = {
+  locale: 'en',
   htmlLang: 'en',
   dateLocale: 'en-GB',
-  labelTranslations: null,
+  labels: {
+    email: 'Email',
+    first_name: 'First name',
+    last_name: 'Last name',
+    phone: 'Phone',
+    card_number: 'Card number',
+    card_expiry: 'Expiry date (MM/YY)',
+    card_cvc: 'Security code',
+    card_holder_name: 'Name on card',
+    pay: 'Pay',
+  },
+  expiryPlaceholder: 'MM/YY',
+  languageSwitcher: 'Language',
   checkout: 'Checkout',
   testModeBanner: 'Test mode: no real money moves. Use test cards, or the simulate button on the payment page.',
   footer: 'Payments processed by Cobro',
@@ -178,6 +203,11 @@ const en: Messages = {
     BANK_TRANSFER: 'Bank transfer',
     CASH: 'Cash',
   },
+  cryptoOn: (currency, network) => `${currency} on ${network}`,
+  cashAt: (provider) => `Cash (${provider})`,
+  boletoInstructions:
+    'Pay the boleto before the due date in your bank app, at a bank or at a lottery shop: scan the barcode or type its number.',
+  barcode: 'Barcode',
   payWith: (method) => `Pay with ${method}`,
   waiting: 'Waiting for your payment. This page updates by itself.',
   waitingNoScript: 'When you have paid, check the payment status with the button below.',
@@ -191,8 +221,7 @@ const en: Messages = {
   pixInstructions: 'Scan the QR code with your bank app, or copy the PIX code and paste it in the app.',
   pixCode: 'PIX copy-and-paste code',
   validUntil: 'Valid until',
-  cryptoInstructions: (amount, currency, network) =>
-    `Send exactly ${amount} ${currency} on the ${network} network to the address below.`,
+  cryptoInstructions: (amount, network) => `Send exactly ${amount} on the ${network} network to the address below.`,
   address: 'Address',
   amount: 'Amount',
   network: 'Network',
@@ -200,8 +229,8 @@ const en: Messages = {
   confirmations: (n) => `The payment counts once it has ${n} confirmation${n === 1 ? '' : 's'}.`,
   chainSeen: (confirmations, required) =>
     `Payment seen — ${confirmations} of ${required} confirmation${required === 1 ? '' : 's'}.`,
-  chainPartial: (received, due, remaining, currency) =>
-    `Received ${received} of ${due} ${currency} — send the remaining ${remaining} ${currency} to the same address.`,
+  chainPartial: (received, due, remaining) =>
+    `Received ${received} of ${due} — send the remaining ${remaining} to the same address.`,
   bankInstructions: 'Make a bank transfer with these details. Quote the reference so your payment can be matched.',
   bankName: 'Bank',
   accountHolder: 'Account holder',
@@ -243,9 +272,12 @@ const en: Messages = {
 };
 
 const es: Messages = {
+  locale: 'es',
   htmlLang: 'es',
   dateLocale: 'es',
-  labelTranslations: {
+  expiryPlaceholder: 'MM/AA',
+  languageSwitcher: 'Idioma',
+  labels: {
     email: 'Correo electrónico',
     first_name: 'Nombre',
     last_name: 'Apellido',
@@ -304,6 +336,11 @@ const es: Messages = {
     BANK_TRANSFER: 'Transferencia bancaria',
     CASH: 'Efectivo',
   },
+  cryptoOn: (currency, network) => `${currency} en ${network}`,
+  cashAt: (provider) => `Efectivo (${provider})`,
+  boletoInstructions:
+    'Paga el boleto antes del vencimiento en la app de tu banco, en un banco o en una lotería: escanea el código de barras o escribe su número.',
+  barcode: 'Código de barras',
   payWith: (method) => `Paga con ${method}`,
   waiting: 'Esperando tu pago. Esta página se actualiza sola.',
   waitingNoScript: 'Cuando hayas pagado, consulta el estado con el botón de abajo.',
@@ -317,8 +354,7 @@ const es: Messages = {
   pixInstructions: 'Escanea el código QR con la app de tu banco, o copia el código PIX y pégalo en la app.',
   pixCode: 'Código PIX copia y pega',
   validUntil: 'Válido hasta',
-  cryptoInstructions: (amount, currency, network) =>
-    `Envía exactamente ${amount} ${currency} por la red ${network} a la dirección de abajo.`,
+  cryptoInstructions: (amount, network) => `Envía exactamente ${amount} por la red ${network} a la dirección de abajo.`,
   address: 'Dirección',
   amount: 'Monto',
   network: 'Red',
@@ -326,8 +362,8 @@ const es: Messages = {
   confirmations: (n) => `El pago cuenta cuando tiene ${n} confirmaci${n === 1 ? 'ón' : 'ones'}.`,
   chainSeen: (confirmations, required) =>
     `Pago detectado — ${confirmations} de ${required} confirmaci${required === 1 ? 'ón' : 'ones'}.`,
-  chainPartial: (received, due, remaining, currency) =>
-    `Recibimos ${received} de ${due} ${currency} — envía los ${remaining} ${currency} restantes a la misma dirección.`,
+  chainPartial: (received, due, remaining) =>
+    `Recibimos ${received} de ${due} — envía los ${remaining} restantes a la misma dirección.`,
   bankInstructions: 'Haz una transferencia con estos datos. Indica la referencia para que podamos identificar tu pago.',
   bankName: 'Banco',
   accountHolder: 'Titular',
@@ -369,9 +405,12 @@ const es: Messages = {
 };
 
 const pt: Messages = {
+  locale: 'pt',
   htmlLang: 'pt-BR',
   dateLocale: 'pt-BR',
-  labelTranslations: {
+  expiryPlaceholder: 'MM/AA',
+  languageSwitcher: 'Idioma',
+  labels: {
     email: 'E-mail',
     first_name: 'Nome',
     last_name: 'Sobrenome',
@@ -430,6 +469,11 @@ const pt: Messages = {
     BANK_TRANSFER: 'Transferência bancária',
     CASH: 'Dinheiro',
   },
+  cryptoOn: (currency, network) => `${currency} na ${network}`,
+  cashAt: (provider) => `Dinheiro (${provider})`,
+  boletoInstructions:
+    'Pague o boleto até o vencimento no app do seu banco, numa agência ou numa lotérica: leia o código de barras ou digite o número.',
+  barcode: 'Código de barras',
   payWith: (method) => `Pague com ${method}`,
   waiting: 'Aguardando o seu pagamento. Esta página se atualiza sozinha.',
   waitingNoScript: 'Depois de pagar, verifique o status com o botão abaixo.',
@@ -443,8 +487,7 @@ const pt: Messages = {
   pixInstructions: 'Leia o QR code com o app do seu banco, ou copie o código PIX e cole no app.',
   pixCode: 'Código PIX copia e cola',
   validUntil: 'Válido até',
-  cryptoInstructions: (amount, currency, network) =>
-    `Envie exatamente ${amount} ${currency} pela rede ${network} para o endereço abaixo.`,
+  cryptoInstructions: (amount, network) => `Envie exatamente ${amount} pela rede ${network} para o endereço abaixo.`,
   address: 'Endereço',
   amount: 'Valor',
   network: 'Rede',
@@ -452,8 +495,8 @@ const pt: Messages = {
   confirmations: (n) => `O pagamento vale depois de ${n} confirmaç${n === 1 ? 'ão' : 'ões'}.`,
   chainSeen: (confirmations, required) =>
     `Pagamento detectado — ${confirmations} de ${required} confirmaç${required === 1 ? 'ão' : 'ões'}.`,
-  chainPartial: (received, due, remaining, currency) =>
-    `Recebemos ${received} de ${due} ${currency} — envie os ${remaining} ${currency} restantes para o mesmo endereço.`,
+  chainPartial: (received, due, remaining) =>
+    `Recebemos ${received} de ${due} — envie os ${remaining} restantes para o mesmo endereço.`,
   bankInstructions: 'Faça uma transferência com estes dados. Informe a referência para identificarmos o pagamento.',
   bankName: 'Banco',
   accountHolder: 'Titular',

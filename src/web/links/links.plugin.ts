@@ -10,7 +10,7 @@ import { loadAssets } from '../kit/assets.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
-import { negotiateLocale } from '../kit/locale.ts';
+import { languageSwitcher, payerLanguage, registerLanguageSwitch } from '../kit/language-switch.ts';
 import type { PageContext } from '../kit/payer-layout.ts';
 import { messagesFor } from '../kit/payer-messages.ts';
 import { readCookie, registerPageNonces } from '../kit/security.ts';
@@ -72,6 +72,8 @@ export const planLinkPages: FastifyPluginAsync<PlanLinkDeps> = async (app, deps)
       // 1. Every response (redirects, pages, errors, 429s) gets the checkout's security headers,
       //    no-store included, and its own script nonce.
       const nonceOf = registerPageNonces(scope, https);
+      // The payer's choice of language, remembered for the checkout the link leads to as well.
+      registerLanguageSwitch(scope, https);
 
       // 2. Per client address, before anything is looked up (the plugin's onRequest runs after the headers hook).
       await scope.register(rateLimit, {
@@ -94,19 +96,28 @@ export const planLinkPages: FastifyPluginAsync<PlanLinkDeps> = async (app, deps)
       });
 
       const texts = (req: FastifyRequest): { page: PageContext['messages']; link: PlanLinkMessages } => {
-        const locale = negotiateLocale(req.headers['accept-language']);
+        const { locale } = payerLanguage(req);
         return { page: messagesFor(locale), link: planLinkMessagesFor(locale) };
       };
 
-      const contextOf = (req: FastifyRequest, link: PaymentLink | null, page: PageContext['messages']) => ({
+      const contextOf = (
+        req: FastifyRequest,
+        link: PaymentLink | null,
+        page: PageContext['messages'],
+      ): PageContext => ({
         messages: page,
         nonce: nonceOf(req),
         assets: { css: assets.css.path, js: assets.js.path },
         testMode: link?.mode === 'test',
+        switcher: languageSwitcher(req, page.locale),
       });
 
       const sendPage = (reply: FastifyReply, status: number, page: SafeHtml): FastifyReply =>
-        reply.code(status).header('content-type', HTML_TYPE).header('vary', 'Accept-Language').send(toDocument(page));
+        reply
+          .code(status)
+          .header('content-type', HTML_TYPE)
+          .header('vary', 'Accept-Language, Cookie')
+          .send(toDocument(page));
 
       const sendState = (
         req: FastifyRequest,

@@ -3,19 +3,21 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { CardField, CardProblem } from '../../domain/subscriptions/payer-portal.service.ts';
-import type { IntervalType } from '../../domain/subscriptions/payment-link.ts';
-import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import { isTerminal } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type { RecurrentPayment } from '../../domain/subscriptions/recurrent-payment.ts';
 import type { Services } from '../../services.ts';
 import { loadAssets } from '../kit/assets.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
 import { formField } from '../kit/form-input.ts';
-import { formatAmount, methodName } from '../kit/format.ts';
+import { methodName } from '../kit/format.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { toDocument } from '../kit/html.ts';
+import { languageSwitcher, payerLanguage, registerLanguageSwitch } from '../kit/language-switch.ts';
+import { formatMoney } from '../kit/money.ts';
+import type { Messages } from '../kit/payer-messages.ts';
 import { formatDateTime, messagesFor } from '../kit/payer-messages.ts';
 import { applySecurityHeaders, CSRF_FIELD, CsrfGuard, registerPageNonces } from '../kit/security.ts';
+import { subscriptionMessagesFor } from './messages.ts';
 import type { CardForm, CardFormField, ManageModel, SubscriptionPageContext, SubscriptionStateKind } from './views.ts';
 import { renderCancelConfirm, renderSubscriptionPage, renderSubscriptionState } from './views.ts';
 
@@ -27,29 +29,10 @@ const FORM_BODY_LIMIT = 8 * 1024;
 const HTML_TYPE = 'text/html; charset=utf-8';
 const PREFIX = '/subscriptions';
 
-/** Dates in UTC with the checkout's English format (the payer page is in English). */
-const en = messagesFor('en');
-
-const STATUS_TEXT: Record<RecurrentPaymentStatus, string> = {
-  PENDING: 'Waiting for the first payment',
-  TRIALING: 'Free trial',
-  ACTIVE: 'Active',
-  UNPAID: 'Payment failed',
-  CANCELED: 'Canceled',
-  COMPLETE: 'Completed: every period is paid',
-  INCOMPLETE: 'The first payment failed',
-  REJECTED: 'The first payment was refused',
-  EXPIRED: 'Expired before the first payment',
-};
-
-const EVERY: Record<IntervalType, string> = { DAY: 'day', WEEK: 'week', MONTH: 'month', YEAR: 'year' };
-const ADVERB: Record<IntervalType, string> = { DAY: 'daily', WEEK: 'weekly', MONTH: 'monthly', YEAR: 'yearly' };
-
 /** Notices after a redirect, from a closed list: nothing from the query string is ever shown. */
-const NOTICES: Readonly<Record<string, string>> = {
-  card: 'Your new card is saved. The next payment will be charged to it.',
-  canceled: 'Your subscription is canceled. No further payment will be taken.',
-};
+const NOTICES = ['card', 'canceled'] as const;
+type NoticeKey = (typeof NOTICES)[number];
+const noticeOf = (done: string | undefined): NoticeKey | null => NOTICES.find((key) => key === done) ?? null;
 
 /** Posted card fields and the validator's names for them. */
 const FORM_FIELD: Record<CardField, CardFormField> = {
@@ -65,8 +48,6 @@ const MAX_LENGTH: Record<CardFormField, number> = {
   card_cvc: 10,
   card_holder_name: 100,
 };
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const pagePath = (id: string, signature: string, done: string | null = null): string =>
   `${PREFIX}/${id}?sig=${encodeURIComponent(signature)}${done ? `&done=${done}` : ''}`;
@@ -90,16 +71,34 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
     async (scope: FastifyInstance) => {
       // 1. Every response gets the checkout's security headers and its own script nonce, errors included.
       const nonceOf = registerPageNonces(scope, https);
+      // `?lang=pt` on any page: the payer's choice is remembered, and the page shown again without it.
+      registerLanguageSwitch(scope, https);
 
-      const contextOf = (req: FastifyRequest, rec: RecurrentPayment | null): SubscriptionPageContext => ({
-        nonce: nonceOf(req),
-        assets: { css: assets.css.path, js: assets.js.path },
-        testMode: rec?.mode === 'test',
-      });
+      /**
+       * `base`: where the language switcher of a page shown in answer to a form post leads (the
+       * subscription's own page); pages of a GET switch in place.
+       */
+      const contextOf = (req: FastifyRequest, rec: RecurrentPayment | null, base?: string): SubscriptionPageContext => {
+        const messages = messagesFor(payerLanguage(req).locale);
+        const t = subscriptionMessagesFor(messages.locale);
+        return {
+          messages,
+          t,
+          nonce: nonceOf(req),
+          assets: { css: assets.css.path, js: assets.js.path },
+          testMode: rec?.mode === 'test',
+          switcher: languageSwitcher(req, messages.locale, base),
+          siteName: t.siteName,
+        };
+      };
 
       const sendPage = (req: FastifyRequest, reply: FastifyReply, status: number, page: SafeHtml): FastifyReply => {
         applySecurityHeaders(reply, { nonce: nonceOf(req), https });
-        return reply.code(status).header('content-type', HTML_TYPE).send(toDocument(page));
+        return reply
+          .code(status)
+          .header('content-type', HTML_TYPE)
+          .header('vary', 'Accept-Language, Cookie')
+          .send(toDocument(page));
       };
 
       const sendState = (
@@ -146,39 +145,42 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
 
       // ---- the page ---------------------------------------------------------------------------
 
-      const priceOf = (rec: RecurrentPayment): string =>
-        `${formatAmount(rec.amountMinor, rec.currency, deps.currencies)} every ${EVERY[rec.intervalType]}`;
+      const moneyOf = (req: FastifyRequest, amountMinor: bigint, currency: string): string =>
+        formatMoney(amountMinor, currency, deps.currencies, payerLanguage(req));
 
-      /** The method by name ("Card", "PIX", "Crypto (USDT on Ethereum)"), nothing of the payer's own card. */
-      const methodNameOf = async (rec: RecurrentPayment): Promise<string> => {
+      const priceOf = (req: FastifyRequest, ctx: SubscriptionPageContext, rec: RecurrentPayment): string =>
+        ctx.t.pricePer(moneyOf(req, rec.amountMinor, rec.currency), rec.intervalType);
+
+      /** The method by name ("Cartão", "PIX", "USDT en Ethereum"), nothing of the payer's own card. */
+      const methodNameOf = async (rec: RecurrentPayment, m: Messages): Promise<string> => {
         if (rec.paymentMethodType === 'CARD') {
-          return 'Card';
+          return m.methodTypeNames.CARD;
         }
-        const method = (await deps.paymentMethods.all()).find((m) => m.id === rec.paymentMethodId);
-        return method ? methodName(method) : en.methodTypeNames[rec.paymentMethodType];
+        const method = (await deps.paymentMethods.all()).find((candidate) => candidate.id === rec.paymentMethodId);
+        return method ? methodName(method, m.locale) : m.methodTypeNames[rec.paymentMethodType];
       };
 
       /** The saved card, brand and last four ("Visa ending in 4242"); null before one is saved. */
-      const cardTextOf = (rec: RecurrentPayment): string | null => {
+      const cardTextOf = (rec: RecurrentPayment, m: Messages): string | null => {
         if (rec.paymentMethodType !== 'CARD' || !rec.cardBrand || !rec.cardLast4) {
           return null;
         }
         const brand = rec.cardBrand.charAt(0) + rec.cardBrand.slice(1).toLowerCase();
-        return en.cardUsed(brand, rec.cardLast4);
+        return m.cardUsed(brand, rec.cardLast4);
       };
 
-      const nextOf = (rec: RecurrentPayment): { label: string; date: string } | null => {
+      const nextOf = (ctx: SubscriptionPageContext, rec: RecurrentPayment): { label: string; date: string } | null => {
         if (rec.nextPaymentDate === null || isTerminal(rec.status)) {
           return null;
         }
-        const date = formatDateTime(rec.nextPaymentDate, en);
+        const date = formatDateTime(rec.nextPaymentDate, ctx.messages);
         if (rec.status === 'UNPAID') {
-          return { label: 'Next try', date };
+          return { label: ctx.t.nextTry, date };
         }
         if (rec.intervalCount !== null && rec.periodsPaid >= rec.intervalCount) {
-          return { label: 'Ends on', date };
+          return { label: ctx.t.endsOn, date };
         }
-        return { label: rec.status === 'TRIALING' ? 'First payment' : 'Next payment', date };
+        return { label: rec.status === 'TRIALING' ? ctx.t.firstPayment : ctx.t.nextPayment, date };
       };
 
       const renderPage = async (
@@ -187,30 +189,33 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
         rec: RecurrentPayment,
         signature: string,
         status: number,
-        extra: { notice?: string | null; cardErrors?: CardForm['errors']; general?: readonly string[] } = {},
+        extra: {
+          notice?: keyof SubscriptionPageContext['t']['notices'] | null;
+          cardErrors?: CardForm['errors'];
+          general?: readonly string[];
+        } = {},
       ): Promise<FastifyReply> => {
-        const page = renderSubscriptionPage(contextOf(req, rec), {
+        // A page shown in answer to a form post switches language on the subscription's own page.
+        const ctx = contextOf(req, rec, pagePath(rec.id, signature));
+        const { t } = ctx;
+        const page = renderSubscriptionPage(ctx, {
           title: rec.title,
           status: rec.status,
-          statusText: STATUS_TEXT[rec.status],
-          priceText: priceOf(rec),
-          durationText:
-            rec.intervalCount === null
-              ? 'Until you cancel'
-              : `${plural(rec.intervalCount, `${ADVERB[rec.intervalType]} payment`)}`,
+          statusText: t.statuses[rec.status],
+          priceText: priceOf(req, ctx, rec),
+          durationText: rec.intervalCount === null ? t.untilCanceled : t.payments(rec.intervalCount, rec.intervalType),
           trialText:
             rec.trialIntervalCount > 0 && rec.trialIntervalType
-              ? plural(rec.trialIntervalCount, EVERY[rec.trialIntervalType])
+              ? t.duration(rec.trialIntervalCount, rec.trialIntervalType)
               : null,
-          signupFeeText:
-            rec.signupFeeMinor > 0n ? formatAmount(rec.signupFeeMinor, rec.currency, deps.currencies) : null,
+          signupFeeText: rec.signupFeeMinor > 0n ? moneyOf(req, rec.signupFeeMinor, rec.currency) : null,
           periodsText:
-            rec.intervalCount === null ? String(rec.periodsPaid) : `${rec.periodsPaid} of ${rec.intervalCount}`,
+            rec.intervalCount === null ? String(rec.periodsPaid) : t.periodsOf(rec.periodsPaid, rec.intervalCount),
           reference: rec.externalId,
-          methodName: await methodNameOf(rec),
-          notice: extra.notice ?? null,
+          methodName: await methodNameOf(rec, ctx.messages),
+          notice: extra.notice ? t.notices[extra.notice] : null,
           // An ended subscription's page gets no subscriber, card or actions at all: its link lives on in old e-mails.
-          manage: isTerminal(rec.status) ? null : await manageOf(req, reply, rec, signature, extra),
+          manage: isTerminal(rec.status) ? null : await manageOf(req, reply, ctx, rec, signature, extra),
         });
         return sendPage(req, reply, status, page);
       };
@@ -219,18 +224,22 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
       const manageOf = async (
         req: FastifyRequest,
         reply: FastifyReply,
+        ctx: SubscriptionPageContext,
         rec: RecurrentPayment,
         signature: string,
         extra: { cardErrors?: CardForm['errors']; general?: readonly string[] },
       ): Promise<ManageModel> => {
         const renewal: PaymentOrder | undefined = await deps.payerPortal.payableRenewal(rec);
         return {
-          next: nextOf(rec),
+          next: nextOf(ctx, rec),
           currentPeriod:
             rec.currentPeriodStart !== null && rec.currentPeriodEnd !== null
-              ? `${formatDateTime(rec.currentPeriodStart, en)} to ${formatDateTime(rec.currentPeriodEnd, en)}`
+              ? ctx.t.period(
+                  formatDateTime(rec.currentPeriodStart, ctx.messages),
+                  formatDateTime(rec.currentPeriodEnd, ctx.messages),
+                )
               : null,
-          cardText: cardTextOf(rec),
+          cardText: cardTextOf(rec, ctx.messages),
           payerText: rec.payer.email,
           payNowUrl: renewal ? `/checkout/${rec.checkoutPreferenceId}/orders/${renewal.id}` : null,
           cardForm:
@@ -253,7 +262,7 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
         if (!rec) {
           return sendState(req, reply, 404, 'notFound');
         }
-        return renderPage(req, reply, rec, signature, 200, { notice: NOTICES[req.query.done ?? ''] ?? null });
+        return renderPage(req, reply, rec, signature, 200, { notice: noticeOf(req.query.done) });
       });
 
       // ---- cancelling -------------------------------------------------------------------------
@@ -267,9 +276,10 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
         if (isTerminal(rec.status)) {
           return seeOther(reply, pagePath(rec.id, signature));
         }
-        const page = renderCancelConfirm(contextOf(req, rec), {
+        const ctx = contextOf(req, rec);
+        const page = renderCancelConfirm(ctx, {
           title: rec.title,
-          priceText: priceOf(rec),
+          priceText: priceOf(req, ctx, rec),
           action: `${PREFIX}/${rec.id}/cancel`,
           csrfToken: csrf.tokenFor(req, reply, rec.id),
           signature,
@@ -290,9 +300,7 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
           if (error instanceof AppError && error.code === 'CONFLICT') {
             // Completed, or ended some other way meanwhile: the page shows what really happened.
             const fresh = (await deps.payerPortal.open(rec.id, signature)) ?? rec;
-            return renderPage(req, reply, fresh, signature, 409, {
-              notice: 'This subscription cannot be canceled any more.',
-            });
+            return renderPage(req, reply, fresh, signature, 409, { notice: 'cannotCancel' });
           }
           throw error;
         }
@@ -313,10 +321,11 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
           card_cvc: formField(req.body, 'card_cvc'),
           card_holder_name: formField(req.body, 'card_holder_name'),
         };
+        const m = messagesFor(payerLanguage(req).locale);
         const tooLong: CardForm['errors'] = {};
         for (const key of Object.keys(typed) as CardFormField[]) {
           if ([...typed[key]].length > MAX_LENGTH[key]) {
-            tooLong[key] = 'This is too long.';
+            tooLong[key] = m.errors.tooLong;
           }
         }
         if (Object.keys(tooLong).length > 0) {
@@ -333,9 +342,7 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
         } catch (error) {
           if (error instanceof AppError && error.code === 'CONFLICT') {
             const fresh = (await deps.payerPortal.open(rec.id, signature)) ?? rec;
-            return renderPage(req, reply, fresh, signature, 409, {
-              notice: 'The card of this subscription cannot be changed any more.',
-            });
+            return renderPage(req, reply, fresh, signature, 409, { notice: 'cannotChangeCard' });
           }
           throw error;
         }
@@ -343,7 +350,7 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
           return sendState(req, reply, 404, 'notFound');
         }
         if (!outcome.ok) {
-          const { errors, general } = toFormErrors(outcome.problems);
+          const { errors, general } = toFormErrors(outcome.problems, m);
           return renderPage(req, reply, rec, signature, 400, { cardErrors: errors, general });
         }
         return seeOther(reply, pagePath(rec.id, signature, 'card'));
@@ -353,16 +360,38 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
   );
 };
 
-/** The service's problems beside their form fields; those naming no field go above the form. */
-function toFormErrors(problems: readonly CardProblem[]): { errors: CardForm['errors']; general: string[] } {
+/**
+ * The service's problems beside their form fields, in the page's language (the service's own
+ * words are English, for the API); those naming no field go above the form.
+ */
+function toFormErrors(
+  problems: readonly CardProblem[],
+  m: Messages,
+): { errors: CardForm['errors']; general: string[] } {
   const errors: CardForm['errors'] = {};
   const general: string[] = [];
   for (const p of problems) {
     if (p.field) {
-      errors[FORM_FIELD[p.field]] ??= p.message;
+      errors[FORM_FIELD[p.field]] ??= fieldProblem(p.field, p, m);
     } else {
-      general.push(p.message);
+      const known = p.code !== null && Object.hasOwn(m.failure, p.code);
+      general.push(known ? m.failure[p.code as keyof Messages['failure']] : m.failure.card_declined);
     }
   }
-  return { errors, general };
+  return { errors, general: [...new Set(general)] };
+}
+
+function fieldProblem(field: CardField, problem: CardProblem, m: Messages): string {
+  switch (field) {
+    case 'number':
+      return m.errors.cardNumberInvalid;
+    case 'expiry':
+      return problem.code === 'expired_card' || /expired/i.test(problem.message)
+        ? m.errors.cardExpired
+        : m.errors.cardExpiryInvalid;
+    case 'cvc':
+      return m.errors.cardCvcInvalid;
+    case 'holderName':
+      return m.errors.cardHolderInvalid;
+  }
 }

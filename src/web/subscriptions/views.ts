@@ -1,15 +1,13 @@
 import type { RecurrentPaymentStatus } from '../../domain/subscriptions/recurrent-payment.status.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { html } from '../kit/html.ts';
-import { FIELD_LABELS } from '../kit/payer-messages.ts';
+import type { PageContext } from '../kit/payer-layout.ts';
+import { layout } from '../kit/payer-layout.ts';
 import { CSRF_FIELD } from '../kit/security.ts';
+import type { SubscriptionMessages } from './messages.ts';
 
-/** What every payer page needs besides its content (the checkout's assets, this response's nonce). */
-export type SubscriptionPageContext = {
-  nonce: string;
-  assets: { css: string; js: string };
-  testMode: boolean;
-};
+/** What every subscription page needs besides its content: the payer pages' context and these pages' texts. */
+export type SubscriptionPageContext = PageContext & { t: SubscriptionMessages };
 
 /** The form fields of the card change, named as posted and as element ids (the checkout's names). */
 export type CardFormField = 'card_number' | 'card_expiry' | 'card_cvc' | 'card_holder_name';
@@ -31,7 +29,7 @@ export type SubscriptionModel = {
   title: string;
   status: RecurrentPaymentStatus;
   statusText: string;
-  /** "9.99 USD every month". */
+  /** "$9.99 every month". */
   priceText: string;
   /** "12 monthly payments", "Until you cancel". */
   durationText: string;
@@ -67,29 +65,8 @@ export type ManageModel = {
   cancelUrl: string;
 };
 
-/** The document around a payer page: our own stylesheet and script (nonce'd), the test banner. */
-function layout(ctx: SubscriptionPageContext, title: string, body: SafeHtml): SafeHtml {
-  return html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title} · Your subscription</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${ctx.assets.css}">
-<script type="module" src="${ctx.assets.js}" nonce="${ctx.nonce}"></script>
-</head>
-<body>
-${ctx.testMode ? html`<p class="test-banner" role="note" data-test="test-mode-banner">Test mode: no real money moves. Use test cards, or the simulate button on the payment page.</p>` : null}
-<main id="main" class="page">
-${body}
-</main>
-<footer>Payments processed by Cobro</footer>
-</body>
-</html>`;
-}
-
 function cardInput(
+  ctx: SubscriptionPageContext,
   key: CardFormField,
   autocomplete: string,
   maxLength: number,
@@ -98,14 +75,15 @@ function cardInput(
 ): SafeHtml {
   const error = errors[key];
   return html`<div class="field${error ? ' field--error' : ''}">
-<label for="${key}">${FIELD_LABELS[key]}</label>
+<label for="${key}">${ctx.messages.labels[key]}</label>
 ${error ? html`<span class="field-error" id="${key}-error" data-test="error-${key}">${error}</span>` : null}
 <input id="${key}" name="${key}" type="text" autocomplete="${autocomplete}" value="" maxlength="${maxLength}" inputmode="${key === 'card_holder_name' ? 'text' : 'numeric'}"${extra.short ? html` class="short"` : null}${extra.placeholder ? html` placeholder="${extra.placeholder}"` : null} required aria-required="true"${error ? html` aria-invalid="true" aria-describedby="${key}-error"` : null} spellcheck="false">
 </div>`;
 }
 
 /** The card change: always rendered empty (what the payer typed is never sent back). */
-function cardFormView(form: CardForm): SafeHtml {
+function cardFormView(ctx: SubscriptionPageContext, form: CardForm): SafeHtml {
+  const { t, messages: m } = ctx;
   const problems = [
     ...form.general,
     ...(['card_number', 'card_expiry', 'card_cvc', 'card_holder_name'] as const).flatMap((k) => {
@@ -114,56 +92,57 @@ function cardFormView(form: CardForm): SafeHtml {
     }),
   ];
   return html`<section class="card" aria-labelledby="card-title" data-test="card-section">
-<h2 id="card-title">Change card</h2>
-<p class="hint">The new card is charged from the next payment on; nothing is charged now. The card processor keeps it, not this site.</p>
+<h2 id="card-title">${t.changeCard}</h2>
+<p class="hint">${t.changeCardHint}</p>
 <form method="post" action="${form.action}" novalidate data-test="card-form">
 ${
   problems.length > 0
     ? html`<div class="error-summary" role="alert" tabindex="-1" data-test="error-summary" aria-labelledby="error-summary-title">
-<h2 id="error-summary-title">There is a problem</h2>
+<h2 id="error-summary-title">${m.errorSummaryTitle}</h2>
 <ul>${problems.map((p) => html`<li>${p}</li>`)}</ul>
 </div>`
     : null
 }
 <input type="hidden" name="${CSRF_FIELD}" value="${form.csrfToken}">
 <input type="hidden" name="sig" value="${form.signature}">
-${cardInput('card_number', 'cc-number', 40, form.errors)}
-${cardInput('card_expiry', 'cc-exp', 7, form.errors, { placeholder: 'MM/YY', short: true })}
-${cardInput('card_cvc', 'cc-csc', 4, form.errors, { short: true })}
-${cardInput('card_holder_name', 'cc-name', 64, form.errors)}
-<button type="submit" class="pay" data-test="save-card">Save card</button>
+${cardInput(ctx, 'card_number', 'cc-number', 40, form.errors)}
+${cardInput(ctx, 'card_expiry', 'cc-exp', 7, form.errors, { placeholder: m.expiryPlaceholder, short: true })}
+${cardInput(ctx, 'card_cvc', 'cc-csc', 4, form.errors, { short: true })}
+${cardInput(ctx, 'card_holder_name', 'cc-name', 64, form.errors)}
+<button type="submit" class="pay" data-test="save-card">${t.saveCard}</button>
 </form>
 </section>`;
 }
 
 /** The payer's subscription: what they bought, where it stands, what comes next, and what they can do. */
 export function renderSubscriptionPage(ctx: SubscriptionPageContext, model: SubscriptionModel): SafeHtml {
+  const { t } = ctx;
   const manage = model.manage;
   const body = html`${model.notice ? html`<p class="notice" role="status" data-test="notice">${model.notice}</p>` : null}
 <section class="card" aria-labelledby="subscription-title" data-test="subscription" data-status="${model.status}">
 <h1 id="subscription-title" data-test="title">${model.title}</h1>
 <p class="amount" data-test="amount">${model.priceText}</p>
 <dl class="facts">
-<dt>Status</dt><dd data-test="status">${model.statusText}</dd>
-<dt>Plan</dt><dd data-test="duration">${model.durationText}</dd>
-${model.trialText ? html`<dt>Free trial</dt><dd data-test="trial">${model.trialText}</dd>` : null}
-${model.signupFeeText ? html`<dt>Sign-up fee</dt><dd data-test="signup-fee">${model.signupFeeText}</dd>` : null}
-<dt>Periods paid</dt><dd data-test="periods-paid">${model.periodsText}</dd>
-${manage?.currentPeriod ? html`<dt>Current period</dt><dd data-test="current-period">${manage.currentPeriod}</dd>` : null}
+<dt>${t.status}</dt><dd data-test="status">${model.statusText}</dd>
+<dt>${t.plan}</dt><dd data-test="duration">${model.durationText}</dd>
+${model.trialText ? html`<dt>${t.freeTrial}</dt><dd data-test="trial">${model.trialText}</dd>` : null}
+${model.signupFeeText ? html`<dt>${t.signupFee}</dt><dd data-test="signup-fee">${model.signupFeeText}</dd>` : null}
+<dt>${t.periodsPaid}</dt><dd data-test="periods-paid">${model.periodsText}</dd>
+${manage?.currentPeriod ? html`<dt>${t.currentPeriod}</dt><dd data-test="current-period">${manage.currentPeriod}</dd>` : null}
 ${manage?.next ? html`<dt>${manage.next.label}</dt><dd data-test="next-payment">${manage.next.date}</dd>` : null}
-<dt>Payment method</dt><dd data-test="method">${manage?.cardText ?? model.methodName}</dd>
-${model.reference ? html`<dt>Reference</dt><dd data-test="external-id">${model.reference}</dd>` : null}
-${manage?.payerText ? html`<dt>Subscriber</dt><dd data-test="payer">${manage.payerText}</dd>` : null}
+<dt>${t.paymentMethod}</dt><dd data-test="method">${manage?.cardText ?? model.methodName}</dd>
+${model.reference ? html`<dt>${t.reference}</dt><dd data-test="external-id">${model.reference}</dd>` : null}
+${manage?.payerText ? html`<dt>${t.subscriber}</dt><dd data-test="payer">${manage.payerText}</dd>` : null}
 </dl>
-${manage?.payNowUrl ? html`<p><a class="button" href="${manage.payNowUrl}" data-test="pay-now">Pay the renewal now</a></p>` : null}
+${manage?.payNowUrl ? html`<p><a class="button" href="${manage.payNowUrl}" data-test="pay-now">${t.payNow}</a></p>` : null}
 </section>
-${manage?.cardForm ? cardFormView(manage.cardForm) : null}
+${manage?.cardForm ? cardFormView(ctx, manage.cardForm) : null}
 ${
   manage
     ? html`<section class="card" aria-labelledby="cancel-title">
-<h2 id="cancel-title">Cancel</h2>
-<p class="hint">No further payments are taken once you cancel.</p>
-<p><a class="button button--secondary" href="${manage.cancelUrl}" data-test="cancel-link">Cancel subscription</a></p>
+<h2 id="cancel-title">${t.cancelHeading}</h2>
+<p class="hint">${t.cancelHint}</p>
+<p><a class="button button--secondary" href="${manage.cancelUrl}" data-test="cancel-link">${t.cancelLink}</a></p>
 </section>`
     : null
 }`;
@@ -175,32 +154,23 @@ export function renderCancelConfirm(
   ctx: SubscriptionPageContext,
   model: { title: string; priceText: string; action: string; csrfToken: string; signature: string; backUrl: string },
 ): SafeHtml {
+  const { t } = ctx;
   const body = html`<section class="card" aria-labelledby="confirm-title" data-test="cancel-confirm">
-<h1 id="confirm-title">Cancel ${model.title}?</h1>
-<p>${model.priceText}. After you cancel, no further payment is taken and the subscription cannot be resumed.</p>
+<h1 id="confirm-title">${t.confirmTitle(model.title)}</h1>
+<p>${t.confirmText(model.priceText)}</p>
 <form method="post" action="${model.action}" data-test="cancel-form">
 <input type="hidden" name="${CSRF_FIELD}" value="${model.csrfToken}">
 <input type="hidden" name="sig" value="${model.signature}">
 <div class="actions">
-<button type="submit" class="pay" data-test="confirm-cancel">Yes, cancel subscription</button>
-<a class="button button--secondary" href="${model.backUrl}" data-test="keep">Keep subscription</a>
+<button type="submit" class="pay" data-test="confirm-cancel">${t.confirmCancel}</button>
+<a class="button button--secondary" href="${model.backUrl}" data-test="keep">${t.keep}</a>
 </div>
 </form>
 </section>`;
-  return layout(ctx, `Cancel ${model.title}`, body);
+  return layout(ctx, t.confirmTitle(model.title), body);
 }
 
-export type SubscriptionStateKind = 'notFound' | 'csrf' | 'error' | 'badRequest';
-
-const STATE_TEXTS: Record<SubscriptionStateKind, readonly [string, string]> = {
-  notFound: [
-    'Subscription not found',
-    'This link is not valid. Open the most recent e-mail about your subscription and use its link.',
-  ],
-  csrf: ['This form has expired', 'Go back to your subscription, reload the page and try again.'],
-  error: ['Something went wrong', 'Nothing was changed. Please try again in a moment.'],
-  badRequest: ['This request could not be handled', 'Go back to your subscription and try again.'],
-};
+export type SubscriptionStateKind = keyof SubscriptionMessages['states'];
 
 /** Pages for an unknown or unsigned link and for refused or failed requests. */
 export function renderSubscriptionState(
@@ -208,11 +178,11 @@ export function renderSubscriptionState(
   kind: SubscriptionStateKind,
   backUrl: string | null = null,
 ): SafeHtml {
-  const [title, text] = STATE_TEXTS[kind];
+  const [title, text] = ctx.t.states[kind];
   const body = html`<section class="card" aria-labelledby="state-title" data-test="subscription-${kind}">
 <h1 id="state-title">${title}</h1>
 <p>${text}</p>
-${backUrl ? html`<p><a class="button" href="${backUrl}" data-test="back">Back to your subscription</a></p>` : null}
+${backUrl ? html`<p><a class="button" href="${backUrl}" data-test="back">${ctx.t.back}</a></p>` : null}
 </section>`;
   return layout(ctx, title, body);
 }

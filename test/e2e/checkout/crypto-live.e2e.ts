@@ -32,16 +32,13 @@ describeInChromium('[CHECKOUT] live USDC in Chromium', (browser) => {
     await page.goto(env.checkoutUrl(pref.id));
     // Live: only the network this server watches is offered.
     const choices = await page
-      .getByRole('radio')
+      .locator('input[type="radio"][data-method-type="CRYPTO_ONCHAIN"]')
       .evaluateAll((radios) =>
         radios.map((r) => (r as unknown as { labels: { textContent: string }[] }).labels[0]?.textContent?.trim()),
       );
-    assert.deepEqual(
-      choices.filter((c) => c?.startsWith('Crypto')),
-      ['Crypto (USDC on Base)'],
-    );
+    assert.deepEqual(choices, ['USDC on Base']);
     await fillPayer(page);
-    await page.getByRole('radio', { name: 'Crypto (USDC on Base)', exact: true }).check();
+    await page.getByRole('radio', { name: 'USDC on Base', exact: true }).check();
     await pay(page);
 
     const address = await page.getByLabel('Address', { exact: true }).inputValue();

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   describeInChromium,
   expectPaidResult,
+  FORM_LABELS,
   fillCard,
   fillPayer,
   latestOrder,
@@ -57,9 +58,9 @@ describeInChromium('[CHECKOUT] payments in Chromium', (browser) => {
     const page = await (await browser.context(t, { locale: 'pt-BR' })).newPage();
     await page.goto(env.checkoutUrl(pref.id));
     assert.equal(await page.getAttribute('html', 'lang'), 'pt-BR');
-    await fillPayer(page);
+    await fillPayer(page, undefined, FORM_LABELS.pt);
     await page.getByRole('radio', { name: 'PIX', exact: true }).check();
-    await pay(page);
+    await pay(page, FORM_LABELS.pt);
     const payload = page.locator('[data-test="pix-payload"]');
     await payload.waitFor();
     assert.match((await payload.inputValue()) ?? '', /^000201.*6304[0-9A-F]{4}$/);
@@ -79,7 +80,7 @@ describeInChromium('[CHECKOUT] payments in Chromium', (browser) => {
     const page = await (await browser.context(t)).newPage();
     await page.goto(env.checkoutUrl(pref.id));
     await fillPayer(page);
-    await page.getByRole('radio', { name: 'Crypto (USDT on Ethereum)', exact: true }).check();
+    await page.getByRole('radio', { name: 'USDT on Ethereum', exact: true }).check();
     await pay(page);
     const address = await page.getByLabel('Address', { exact: true }).inputValue();
     const amount = await page.getByLabel('Amount (USDT)', { exact: true }).inputValue();
@@ -116,12 +117,17 @@ describeInChromium('[CHECKOUT] payments in Chromium', (browser) => {
     const page = await (await browser.context(t, { locale: 'es-MX' })).newPage();
     await page.goto(env.checkoutUrl(pref.id));
     assert.equal(await page.getAttribute('html', 'lang'), 'es');
-    await fillPayer(page);
-    await page.getByRole('radio', { name: 'Cash (OXXO)', exact: true }).check();
-    await pay(page);
+    await fillPayer(page, undefined, FORM_LABELS.es);
+    await page.getByRole('radio', { name: 'Efectivo (OXXO)', exact: true }).check();
+    await pay(page, FORM_LABELS.es);
     await page.locator('[data-test="cash-voucher"]').waitFor();
     assert.match((await page.locator('[data-test="cash-reference"]').textContent()) ?? '', /^\d{16}$/);
-    assert.equal(await page.getByRole('img', { name: /^Barcode \d+$/ }).isVisible(), true);
+    assert.equal(await page.getByRole('img', { name: /^Código de barras \d+$/ }).isVisible(), true);
+    // Pesos as a Mexican writes them.
+    assert.equal(
+      await page.locator('[data-test="cash-amount"]').textContent(),
+      new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' }).format(200),
+    );
     await page.getByRole('button', { name: 'Simular pago recibido', exact: true }).click();
     await page.locator('[data-test="result-paid"]').waitFor();
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Pago recibido');

@@ -96,7 +96,7 @@ describeInChromium('[SUBSCRIPTIONS] ended payer pages keep the subscriber privat
         'canceled subscription',
       );
       assert.equal(await testText(page, 'title'), TITLE);
-      assert.equal(await testText(page, 'amount'), '12.00 USD every month');
+      assert.equal(await testText(page, 'amount'), '$12.00 every month');
       assert.equal(await testText(page, 'status'), 'Canceled');
       assert.equal(await testText(page, 'external-id'), EXTERNAL_ID);
       assert.equal(await testText(page, 'method'), 'Card');
@@ -125,7 +125,7 @@ describeInChromium('[SUBSCRIPTIONS] ended payer pages keep the subscriber privat
       assert.equal(response?.status(), 200);
       await assertNothingOf([...PRIVATE_PAYER.traces, brCode], page, response, 'expired subscription');
       assert.equal(await testText(page, 'title'), TITLE);
-      assert.equal(await testText(page, 'amount'), '30.00 BRL every month');
+      assert.equal(await testText(page, 'amount'), 'R$30.00 every month');
       assert.equal(await testText(page, 'status'), 'Expired before the first payment');
       assert.equal(await testText(page, 'external-id'), EXTERNAL_ID);
       assert.equal(await page.locator('[data-test="pay-now"]').count(), 0);

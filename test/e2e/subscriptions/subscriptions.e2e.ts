@@ -2,9 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPaymentLink } from '../../support/builders.ts';
+import { pay as payByTestHelper } from '../../support/payments.ts';
 import { startSmtpInbox } from '../../support/smtp-inbox.ts';
+import { seriousViolations } from '../support/axe.ts';
 import type { RunningCheckout } from '../support/browser.ts';
-import { describeInChromium, fillCard, fillPayer, pay, startCheckout, watchPage } from '../support/browser.ts';
+import {
+  describeInChromium,
+  FORM_LABELS,
+  fillCard,
+  fillPayer,
+  pay,
+  startCheckout,
+  watchPage,
+} from '../support/browser.ts';
 
 /**
  * A subscriber's whole life in Chromium: bought on the hosted checkout, renewed as the merchant's
@@ -61,10 +71,7 @@ async function text(page: Page, name: string): Promise<string> {
 }
 
 async function saveCard(page: Page, number: string): Promise<void> {
-  await page.getByLabel('Card number', { exact: true }).fill(number);
-  await page.getByLabel('Expiry date (MM/YY)', { exact: true }).fill('12/34');
-  await page.getByLabel('Security code', { exact: true }).fill('737');
-  await page.getByLabel('Name on card', { exact: true }).fill('Ana Souza');
+  await fillCard(page, { number });
   await page.getByRole('button', { name: 'Save card', exact: true }).click();
   await page.locator('[data-test="notice"]').waitFor();
   assert.equal(await text(page, 'notice'), 'Your new card is saved. The next payment will be charged to it.');
@@ -115,7 +122,7 @@ describeInChromium('[SUBSCRIPTIONS] in Chromium', (browser) => {
     assert.equal(await text(page, 'status'), 'Active');
     assert.equal(await text(page, 'periods-paid'), '1 of 3');
     assert.equal(await text(page, 'method'), 'Visa ending in 4242');
-    assert.equal(await text(page, 'amount'), '15.00 USD every month');
+    assert.equal(await text(page, 'amount'), '$15.00 every month');
     await saveCard(page, '4000 0000 0000 0341');
     assert.equal(await text(page, 'method'), 'Visa ending in 0341');
 
@@ -160,6 +167,55 @@ describeInChromium('[SUBSCRIPTIONS] in Chromium', (browser) => {
     assert.deepEqual(watch.errors, []);
   });
 
+  test('[SUBSCRIPTIONS]: the payer page, its cancel step and a plan link page pass axe-core in English, Spanish and Portuguese; a Portuguese payer changes the card in Portuguese', async (t) => {
+    const env = await startCheckout(t);
+    const link = await createPaymentLink(env.app, env.merchant, {
+      title: 'Clube do café',
+      amount: 15,
+      currency: 'USD',
+    });
+    const pref = await env.createPreference({
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['CARD'],
+    });
+    const paid = await payByTestHelper(env.app, env.merchant, pref.id);
+    assert.equal(paid.json().status, 'CLOSED', paid.body);
+    const manage = await payerPage(env, String(paid.json().recurrent_payment_id));
+    const failures: string[] = [];
+    for (const locale of ['en-US', 'es-MX', 'pt-BR']) {
+      // bypassCSP only lets the test inject axe-core; the pages' own CSP is tested elsewhere.
+      const page = await (await browser.context(t, { locale, bypassCSP: true })).newPage();
+      const check = async (what: string) => {
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          failures.push(...(await seriousViolations(page)).map((v) => `${locale} ${what} @${width}: ${v}`));
+        }
+      };
+      await page.goto(manage);
+      await check('subscription page');
+      await page.locator('[data-test="cancel-link"]').click();
+      await page.locator('[data-test="cancel-confirm"]').waitFor();
+      await check('cancel confirmation');
+      await page.goto(`${env.baseUrl}/l/AAAAAAAAAAAAAAAAAAAAAA`);
+      await check('plan link not found');
+    }
+    assert.deepEqual(failures, []);
+
+    const page = await (await browser.context(t, { locale: 'pt-BR' })).newPage();
+    await page.goto(manage);
+    assert.equal(await page.getAttribute('html', 'lang'), 'pt-BR');
+    assert.equal(
+      await text(page, 'amount'),
+      `${new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'USD' }).format(15)} por mês`,
+    );
+    await fillCard(page, { number: '4000 0000 0000 0341' }, FORM_LABELS.pt);
+    await page.getByRole('button', { name: 'Salvar cartão', exact: true }).click();
+    await page.locator('[data-test="notice"]').waitFor();
+    assert.equal(await text(page, 'notice'), 'Seu novo cartão foi salvo. O próximo pagamento será cobrado nele.');
+    assert.equal(await text(page, 'method'), 'Visa final 0341');
+  });
+
   test('[SUBSCRIPTIONS]: a PIX renewal e-mail arrives at the SMTP server and is paid from the page it links to', async (t) => {
     const inbox = await startSmtpInbox();
     t.after(() => inbox.close());
@@ -201,7 +257,8 @@ describeInChromium('[SUBSCRIPTIONS] in Chromium', (browser) => {
     const paymentLine = mail.text.split('\n').find((l) => l.startsWith('Payment page (QR code and details): '));
     const manageLine = mail.text.split('\n').find((l) => l.startsWith('Manage or cancel your subscription: '));
     assert.ok(paymentLine && manageLine, mail.text);
-    assert.match(mail.text, /30\.00 BRL/);
+    // Paid on the English page: an English mail, reais as an English reader writes them.
+    assert.match(mail.text, /R\$30\.00/);
 
     // 3. The payer opens the payment page from the e-mail: the BR Code in the mail is the one on the page.
     await page.goto(onServer(env, paymentLine.slice(paymentLine.indexOf('http'))));

@@ -226,7 +226,57 @@ export function watchPage(page: Page): PageWatch {
   return watch;
 }
 
-/** The payer's details, typed in the form by their English labels. */
+/** The checkout form's labels (its accessible names) as a payer of each language reads them. */
+export type FormLabels = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  cardNumber: string;
+  cardExpiry: string;
+  cardCvc: string;
+  cardHolder: string;
+  pay: string;
+};
+
+/** Written out here, not read from the service's tables: a wrong translation fails the test. */
+export const FORM_LABELS: Readonly<Record<'en' | 'es' | 'pt', FormLabels>> = {
+  en: {
+    email: 'Email',
+    firstName: 'First name',
+    lastName: 'Last name',
+    phone: 'Phone',
+    cardNumber: 'Card number',
+    cardExpiry: 'Expiry date (MM/YY)',
+    cardCvc: 'Security code',
+    cardHolder: 'Name on card',
+    pay: 'Pay',
+  },
+  es: {
+    email: 'Correo electrónico',
+    firstName: 'Nombre',
+    lastName: 'Apellido',
+    phone: 'Teléfono',
+    cardNumber: 'Número de tarjeta',
+    cardExpiry: 'Fecha de vencimiento (MM/AA)',
+    cardCvc: 'Código de seguridad',
+    cardHolder: 'Nombre en la tarjeta',
+    pay: 'Pagar',
+  },
+  pt: {
+    email: 'E-mail',
+    firstName: 'Nome',
+    lastName: 'Sobrenome',
+    phone: 'Telefone',
+    cardNumber: 'Número do cartão',
+    cardExpiry: 'Validade (MM/AA)',
+    cardCvc: 'Código de segurança',
+    cardHolder: 'Nome no cartão',
+    pay: 'Pagar',
+  },
+};
+
+/** The payer's details, typed in the form by their labels (English unless told). */
 export async function fillPayer(
   page: Page,
   payer: { email: string; firstName: string; lastName: string; phone?: string } = {
@@ -234,27 +284,29 @@ export async function fillPayer(
     firstName: 'Ana',
     lastName: 'Souza',
   },
+  labels: FormLabels = FORM_LABELS.en,
 ): Promise<void> {
-  await page.getByLabel('Email', { exact: true }).fill(payer.email);
-  await page.getByLabel('First name', { exact: true }).fill(payer.firstName);
-  await page.getByLabel('Last name', { exact: true }).fill(payer.lastName);
+  await page.getByLabel(labels.email, { exact: true }).fill(payer.email);
+  await page.getByLabel(labels.firstName, { exact: true }).fill(payer.firstName);
+  await page.getByLabel(labels.lastName, { exact: true }).fill(payer.lastName);
   if (payer.phone) {
-    await page.getByLabel('Phone', { exact: true }).fill(payer.phone);
+    await page.getByLabel(labels.phone, { exact: true }).fill(payer.phone);
   }
 }
 
 export async function fillCard(
   page: Page,
   card: { number: string; expiry?: string; cvc?: string; holder?: string },
+  labels: FormLabels = FORM_LABELS.en,
 ): Promise<void> {
-  await page.getByLabel('Card number', { exact: true }).fill(card.number);
-  await page.getByLabel('Expiry date (MM/YY)', { exact: true }).fill(card.expiry ?? '12/34');
-  await page.getByLabel('Security code', { exact: true }).fill(card.cvc ?? '737');
-  await page.getByLabel('Name on card', { exact: true }).fill(card.holder ?? 'Ana Souza');
+  await page.getByLabel(labels.cardNumber, { exact: true }).fill(card.number);
+  await page.getByLabel(labels.cardExpiry, { exact: true }).fill(card.expiry ?? '12/34');
+  await page.getByLabel(labels.cardCvc, { exact: true }).fill(card.cvc ?? '737');
+  await page.getByLabel(labels.cardHolder, { exact: true }).fill(card.holder ?? 'Ana Souza');
 }
 
-export async function pay(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+export async function pay(page: Page, labels: FormLabels = FORM_LABELS.en): Promise<void> {
+  await page.getByRole('button', { name: labels.pay, exact: true }).click();
 }
 
 /** What the merchant's API says about the preference's latest order. */

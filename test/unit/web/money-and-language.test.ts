@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { CurrencyTable, DEFAULT_CURRENCIES } from '../../../src/domain/currencies/currency.ts';
+import { DEFAULT_CATALOG } from '../../../src/domain/payment-methods/catalog.ts';
+import { methodName } from '../../../src/web/kit/format.ts';
 import { negotiateLanguage } from '../../../src/web/kit/locale.ts';
 import { formatMoney, moneyLocale } from '../../../src/web/kit/money.ts';
 
@@ -55,8 +57,39 @@ describe('the language and region a request asks for', () => {
     assert.deepEqual(negotiateLanguage(undefined), { locale: 'en', region: null });
   });
 
+  test('a language the reader chose on the page takes its region from the header when it names the same language', () => {
+    assert.deepEqual(negotiateLanguage('pt-BR, es-AR;q=0.5', 'es'), { locale: 'es', region: 'AR' });
+    assert.deepEqual(negotiateLanguage('pt-BR', 'es'), { locale: 'es', region: null });
+    assert.deepEqual(negotiateLanguage(undefined, 'pt'), { locale: 'pt', region: null });
+  });
+
   test('a region the reader named beats the currency home', () => {
     assert.equal(moneyLocale({ locale: 'es', region: 'MX' }, 'ARS'), 'es-MX');
     assert.equal(moneyLocale({ locale: 'en', region: null }, 'EUR'), 'en');
+  });
+});
+
+describe("payment methods named in the reader's language", () => {
+  const byType = (type: string, cash?: string) => {
+    const found = DEFAULT_CATALOG.find((m) => m.type === type && (cash === undefined || m.cashProvider?.id === cash));
+    assert.ok(found, `${type} ${cash ?? ''}`);
+    return found;
+  };
+
+  test('card, bank transfer and crypto read as a payer of each language says them', () => {
+    const usdc = DEFAULT_CATALOG.find((m) => m.currency === 'USDC' && m.network?.id === 'ethereum');
+    assert.ok(usdc);
+    const names = (method: Parameters<typeof methodName>[0]) =>
+      (['en', 'es', 'pt'] as const).map((locale) => methodName(method, locale));
+    assert.deepEqual(names(byType('CARD')), ['Card', 'Tarjeta', 'Cartão']);
+    assert.deepEqual(names(byType('BANK_TRANSFER')), [
+      'Bank transfer',
+      'Transferencia bancaria',
+      'Transferência bancária',
+    ]);
+    assert.deepEqual(names(usdc), ['USDC on Ethereum', 'USDC en Ethereum', 'USDC na Ethereum']);
+    assert.deepEqual(names(byType('CASH', 'oxxo')), ['Cash (OXXO)', 'Efectivo (OXXO)', 'Dinheiro (OXXO)']);
+    // The Brazilian bank slip is a boleto in every language, whatever the catalogue's full name.
+    assert.deepEqual(names(byType('CASH', 'boleto')), ['Boleto', 'Boleto', 'Boleto']);
   });
 });

@@ -7,7 +7,6 @@ import { html } from '../../kit/html.ts';
 import type { PageContext } from '../../kit/payer-layout.ts';
 import { layout, payableFactsOf, receiptOf, summary } from '../../kit/payer-layout.ts';
 import type { LabelKey, Messages } from '../../kit/payer-messages.ts';
-import { FIELD_LABELS } from '../../kit/payer-messages.ts';
 import { CSRF_FIELD } from '../../kit/security.ts';
 import { backToMethods, carriedDetails, carriedPayer } from './card-step.view.ts';
 
@@ -44,14 +43,10 @@ type InputSpec = {
   short?: boolean;
 };
 
-/** One labelled input: the English label, its translation and any hint as description, the error beside it. */
+/** One labelled input: the label in the page's language, any hint as description, the error beside it. */
 function input(spec: InputSpec, errors: FieldErrors, m: Messages): SafeHtml {
   const error = errors[spec.key];
-  const translation = m.labelTranslations?.[spec.key] ?? null;
   const described: string[] = [];
-  if (translation !== null) {
-    described.push(`${spec.key}-t`);
-  }
   if (spec.extraHint) {
     described.push(`${spec.key}-hint`);
   }
@@ -59,8 +54,7 @@ function input(spec: InputSpec, errors: FieldErrors, m: Messages): SafeHtml {
     described.push(`${spec.key}-error`);
   }
   return html`<div class="field${error ? ' field--error' : ''}">
-<label for="${spec.key}">${FIELD_LABELS[spec.key]}</label>
-${translation !== null ? html`<span class="hint" id="${spec.key}-t" lang="${m.htmlLang}">${translation}</span>` : null}
+<label for="${spec.key}">${m.labels[spec.key]}</label>
 ${spec.extraHint ? html`<span class="hint" id="${spec.key}-hint">${spec.extraHint}</span>` : null}
 ${error ? html`<span class="field-error" id="${spec.key}-error" data-test="error-${spec.key}">${error}</span>` : null}
 <input id="${spec.key}" name="${spec.key}" type="${spec.type}" autocomplete="${spec.autocomplete}" value="${spec.value}" maxlength="${spec.maxLength}"${spec.short ? html` class="short"` : null}${spec.inputMode ? html` inputmode="${spec.inputMode}"` : null}${spec.placeholder ? html` placeholder="${spec.placeholder}"` : null}${spec.required ? html` required aria-required="true"` : null}${described.length > 0 ? html` aria-describedby="${described.join(' ')}"` : null}${error ? html` aria-invalid="true"` : null} spellcheck="false">
@@ -103,18 +97,15 @@ function errorSummary(model: FormModel, m: Messages): SafeHtml | null {
 function methodChoice(model: FormModel, m: Messages): SafeHtml {
   if (model.pref.selectedPaymentMethodId !== null) {
     const only = model.methods[0];
-    return html`<div class="field"><span class="hint">${m.paymentMethod}</span> <strong data-test="selected-method">${only ? methodName(only) : ''}</strong></div>`;
+    return html`<div class="field"><span class="hint">${m.paymentMethod}</span> <strong data-test="selected-method">${only ? methodName(only, m.locale) : ''}</strong></div>`;
   }
   const error = model.errors.payment_method_id;
   const chosen = model.values.payment_method_id || (model.methods.length === 1 ? (model.methods[0]?.id ?? '') : '');
   const choices = model.methods.map((method) => {
     const id = `method-${method.id}`;
-    const translated = m.methodTypeNames[method.type];
-    const showTranslation = m.htmlLang !== 'en' && translated !== methodName(method);
     return html`<div class="choice">
-<input type="radio" id="${id}" name="payment_method_id" value="${method.id}" data-method-type="${method.type}"${chosen === method.id ? html` checked` : null}${showTranslation ? html` aria-describedby="${id}-t"` : null}${error ? html` aria-invalid="true"` : null}>
-<label for="${id}">${methodName(method)}</label>
-${showTranslation ? html`<span class="hint" id="${id}-t" lang="${m.htmlLang}">${translated}</span>` : null}
+<input type="radio" id="${id}" name="payment_method_id" value="${method.id}" data-method-type="${method.type}"${chosen === method.id ? html` checked` : null}${error ? html` aria-invalid="true"` : null}>
+<label for="${id}">${methodName(method, m.locale)}</label>
 </div>`;
   });
   return html`<fieldset id="methods"${error ? html` aria-describedby="payment_method_id-error"` : null}>
@@ -140,7 +131,7 @@ function cardFields(model: FormModel, m: Messages): SafeHtml | null {
   return html`<fieldset class="card-fields" id="card-fields" data-test="card-fields"${shown ? null : html` data-card-on-choice hidden disabled`}>
 <legend>${model.step === 'card' ? html`<h2 id="card-step-title">${m.cardDetails}</h2>` : m.cardDetails}</legend>
 ${input({ key: 'card_number', type: 'text', autocomplete: 'cc-number', value: '', required: shown, maxLength: 40, inputMode: 'numeric' }, e, m)}
-${input({ key: 'card_expiry', type: 'text', autocomplete: 'cc-exp', value: '', required: shown, maxLength: 7, inputMode: 'numeric', placeholder: 'MM/YY', short: true }, e, m)}
+${input({ key: 'card_expiry', type: 'text', autocomplete: 'cc-exp', value: '', required: shown, maxLength: 7, inputMode: 'numeric', placeholder: m.expiryPlaceholder, short: true }, e, m)}
 ${input({ key: 'card_cvc', type: 'text', autocomplete: 'cc-csc', value: '', required: shown, maxLength: 4, inputMode: 'numeric', short: true }, e, m)}
 ${input({ key: 'card_holder_name', type: 'text', autocomplete: 'cc-name', value: '', required: shown, maxLength: 64 }, e, m)}
 ${model.pref.type === 'SUBSCRIPTION' ? html`<p class="notice">${m.subscriptionCardNotice}</p>` : null}
@@ -154,7 +145,6 @@ export function renderCheckoutForm(ctx: PageContext, model: FormModel): SafeHtml
   const cardStep =
     model.step === 'card' ? model.methods.find((method) => method.id === values.payment_method_id) : undefined;
   const anyPayer = !cardStep && (asked.email || asked.first_name || asked.last_name || asked.phone);
-  const payTranslation = m.labelTranslations?.pay ?? null;
   const body = html`${summary(receiptOf(model.pref, model.amountText), m, { payable: cardStep ? carriedPayer(model.pref, values) : payableFactsOf(model.pref) })}
 ${model.openOrderUrl ? html`<p class="notice" data-test="open-order">${m.paymentInProgress} <a href="${model.openOrderUrl}">${m.viewInstructions}</a></p>` : null}
 <form class="card" method="post" action="/checkout/${model.pref.id}" novalidate data-test="checkout-form">
@@ -173,8 +163,7 @@ ${asked.phone ? input({ key: 'phone', type: 'tel', autocomplete: 'tel', value: v
 }
 ${cardStep ? carriedDetails(asked, values, cardStep, m) : methodChoice(model, m)}
 ${cardFields(model, m)}
-<button type="submit" class="pay" data-test="pay-button"${payTranslation !== null ? html` aria-describedby="pay-t"` : null}>${FIELD_LABELS.pay}</button>
-${payTranslation !== null ? html`<span class="hint" id="pay-t" lang="${m.htmlLang}">${payTranslation} · ${model.amountText}</span>` : null}
+<button type="submit" class="pay" data-test="pay-button">${m.labels.pay}</button>
 ${cardStep ? backToMethods(m) : null}
 </form>`;
   return layout(ctx, cardStep ? `${m.cardDetails} · ${model.pref.title}` : model.pref.title, body);

@@ -2,13 +2,13 @@ import type { PaymentOrder } from '../../../domain/payment-orders/payment-order.
 import { AppError, notFound } from '../../../domain/shared/errors.ts';
 import { formatMinor } from '../../../domain/shared/money.ts';
 import { formField } from '../../kit/form-input.ts';
-import { methodName } from '../../kit/format.ts';
+import { isBoleto, methodName } from '../../kit/format.ts';
 import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import { cardDescription } from '../../kit/instructions/card.ts';
 import { pushPanel } from '../../kit/instructions/index.ts';
 import type { PanelContext } from '../../kit/instructions/shared.ts';
-import { negotiateLocale } from '../../kit/locale.ts';
+import { negotiateLanguage } from '../../kit/locale.ts';
 import { messagesFor } from '../../kit/payer-messages.ts';
 import { t as tr } from '../i18n.ts';
 import type { PaymentList } from '../payment-lists.ts';
@@ -104,11 +104,16 @@ async function showPaymentOrder(r: DashRequest<IdParams>) {
   const { req, ctx, services, caller, render } = r;
   const order = await services.orders.get(caller, req.params.id);
   const method = await services.paymentMethods.get(order.paymentMethodId);
-  const methodLabel = method ? methodName(method) : METHOD_TYPE_NAMES[order.paymentMethodType];
+  // The dashboard's language (the same negotiation as its words), for the method and the checkout's panels alike.
+  const language = negotiateLanguage(req.headers['accept-language']);
+  const methodLabel = method ? methodName(method, language.locale) : METHOD_TYPE_NAMES[order.paymentMethodType];
   const instructions = await instructionsOf(order, {
-    messages: messagesFor(negotiateLocale(req.headers['accept-language'])),
+    messages: messagesFor(language.locale),
+    language,
+    currencies: services.currencies,
     methodLabel,
     networkName: method?.network?.name ?? null,
+    boleto: isBoleto(method),
   });
   const events = await services.webhooks.events.listEvents(
     caller,

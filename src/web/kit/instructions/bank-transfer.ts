@@ -2,7 +2,7 @@ import type { PaymentInstructions } from '../../../domain/payment-orders/payment
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import type { PanelContext } from './shared.ts';
-import { copyable } from './shared.ts';
+import { copyable, panelAmount } from './shared.ts';
 
 /** Bank transfer: the merchant's account and the unique reference the payer must quote so the money is matched. */
 export function bankTransferPanel(
@@ -12,7 +12,7 @@ export function bankTransferPanel(
   const m = ctx.messages;
   return html`<p>${m.bankInstructions}</p>
 <dl class="facts" data-test="bank-details">
-<dt>${m.amount}</dt><dd data-test="bank-amount">${ins.amount} ${ins.currency}</dd>
+<dt>${m.amount}</dt><dd data-test="bank-amount">${panelAmount(ins.amount, ins.currency, ctx)}</dd>
 <dt>${m.bankName}</dt><dd>${ins.bank_name}</dd>
 <dt>${m.accountHolder}</dt><dd>${ins.account_holder}</dd>
 <dt>${m.accountNumber}</dt><dd class="mono">${ins.account_number}</dd>

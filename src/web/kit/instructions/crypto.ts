@@ -1,11 +1,11 @@
 import type { ChainProgress, PaymentInstructions } from '../../../domain/payment-orders/payment-order.ts';
-import { formatMinor, parseDecimal } from '../../../domain/shared/money.ts';
+import { parseDecimal } from '../../../domain/shared/money.ts';
 import type { SafeHtml } from '../html.ts';
 import { html, trustedMarkup } from '../html.ts';
-import type { Messages } from '../payer-messages.ts';
+import { formatMoney } from '../money.ts';
 import { qrSvg } from '../qr.ts';
 import type { PanelContext } from './shared.ts';
-import { copyable } from './shared.ts';
+import { copyable, panelAmount } from './shared.ts';
 
 export type CryptoInstructions = Extract<PaymentInstructions, { type: 'CRYPTO_ONCHAIN' }>;
 
@@ -27,8 +27,10 @@ export async function cryptoPanel(
   const progress =
     chainProgress === undefined
       ? null
-      : html`<p class="status" data-chain-progress data-test="crypto-progress" aria-live="polite">${chainProgressText(ins, chainProgress, m)}</p>`;
-  return html`<p>${m.cryptoInstructions(ins.amount, ins.currency, network)}</p>
+      : html`<p class="status" data-chain-progress data-test="crypto-progress" aria-live="polite">${chainProgressText(ins, chainProgress, ctx)}</p>`;
+  // The copyable amount stays the plain decimal a wallet's amount field takes whatever its language;
+  // the sentence above it is written as the payer writes money.
+  return html`<p>${m.cryptoInstructions(panelAmount(ins.amount, ins.currency, ctx), network)}</p>
 <div class="qr" data-test="crypto-qr">${qr}</div>
 ${copyable('crypto-amount', `${m.amount} (${ins.currency})`, ins.amount, m, { test: 'crypto-amount' })}
 ${copyable('crypto-address', m.address, ins.address, m, { test: 'crypto-address' })}
@@ -42,20 +44,21 @@ ${progress}
  * The payer's line for what the chain shows so far, or null before anything was seen. One
  * function for the order page and its status poll, so the script shows the page's own words.
  */
-export function chainProgressText(ins: CryptoInstructions, progress: ChainProgress | null, m: Messages): string | null {
+export function chainProgressText(
+  ins: CryptoInstructions,
+  progress: ChainProgress | null,
+  ctx: Pick<PanelContext, 'messages' | 'language' | 'currencies'>,
+): string | null {
   if (progress === null) {
     return null;
   }
+  const m = ctx.messages;
   // The amount text was written from the charged minor units with the currency's decimals
   // (formatMinor), so its digits are the due amount in base units and its scale the decimals.
   const due = parseDecimal(ins.amount);
   if (due && !due.negative && progress.seenMinor < due.digits) {
-    return m.chainPartial(
-      formatMinor(progress.seenMinor, due.scale),
-      ins.amount,
-      formatMinor(due.digits - progress.seenMinor, due.scale),
-      ins.currency,
-    );
+    const money = (minor: bigint) => formatMoney(minor, ins.currency, ctx.currencies, ctx.language);
+    return m.chainPartial(money(progress.seenMinor), money(due.digits), money(due.digits - progress.seenMinor));
   }
   const required = ins.required_confirmations;
   // A payment deeper than required still reads "3 of 3": the order closes on the next run.
