@@ -134,6 +134,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     ),
     evmNetworks: evmTokens,
     stripe: { apiUrl: config.stripe.apiUrl, timeoutMs: config.stripe.timeoutMs, maxNetworkRetries: 2 },
+    pix: { timeoutMs: config.pix.timeoutMs },
   });
   const addressPolicy: AddressPolicy = {
     allowPrivate: config.webhooks.allowPrivateNetworks,
@@ -170,42 +171,59 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       logger.warn({ processes }, 'key revoked, but not every running process confirmed it dropped the key in time'),
   });
   const merchants = new MerchantService(uow, clock, credentialWatch);
+  const connections = new ConnectionService(
+    uow,
+    clock,
+    secretBox,
+    providers.cardConnectors,
+    config.publicUrl,
+    providers.pixConnector,
+  );
   const paymentMethods = new PaymentMethodService(uow, currencies);
   // Live mode offers only what can settle: what the operator's chain sources watch and, for
-  // cards and API Pix, a connector that takes the payment. A Stripe connection is stored and
-  // checked (ConnectionService.isConnected), but the checkout does not charge cards through it
-  // yet (docs/connectors.md, "Not yet"): until it does, `connected` says no, so no live payer
-  // types card details into a form that cannot charge them.
+  // cards and API Pix, a connector that takes the payment. An API Pix connection settles PIX.
+  // A Stripe connection is stored and checked (ConnectionService.isConnected), but the checkout
+  // does not charge cards through it yet (docs/connectors.md, "Not yet"): until it does, CARD
+  // says no, so no live payer types card details into a form that cannot charge them.
   const availability = new MethodAvailabilityService(uow, {
     watches: (network, currency) => providers.liveChain.watches(network, currency),
     // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
     liveBitcoinNetwork: 'mainnet',
-    connected: () => false,
+    connected: (type, merchantId, mode) => (type === 'PIX' ? connections.isConnected('PIX', merchantId, mode) : false),
   });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
-  const { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore } =
-    buildPayments({
-      config,
-      uow,
-      clock,
-      clocks,
-      currencies,
-      paymentMethods,
-      availability,
-      providers,
-      events: webhooks,
-      signer,
-      checkCard,
-      billingConcurrency: database.sideBySide,
-      logger,
-    });
+  const {
+    orders,
+    orderMoves,
+    paymentStart,
+    orderSweeps,
+    subscriptions,
+    billing,
+    chainObserver,
+    orderCore,
+    pixCharges,
+  } = buildPayments({
+    config,
+    uow,
+    clock,
+    clocks,
+    currencies,
+    paymentMethods,
+    availability,
+    providers,
+    events: webhooks,
+    signer,
+    checkCard,
+    billingConcurrency: database.sideBySide,
+    connections,
+    logger,
+  });
   const emails = new EmailSender(
     uow,
     config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null,
     clock,
     logger,
   );
-  const connections = new ConnectionService(uow, clock, secretBox, providers.cardConnectors, config.publicUrl);
   /** One limit on guessing passwords and second factors, shared by every dashboard form that checks one. */
   const credentialThrottle = new CredentialThrottle(uow, clock);
   const services: Services = {
@@ -234,6 +252,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       connections,
       events: new ConnectorEventService(uow, clock, connections, orderCore),
       intents: new CardIntentService(uow, connections, orderCore),
+      pix: pixCharges,
     },
     subscriptions,
     signer,
@@ -285,7 +304,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks };
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

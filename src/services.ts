@@ -2,6 +2,7 @@ import type { CheckoutPreferenceService } from './domain/checkout-preferences/ch
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import type { ConnectionService } from './domain/connectors/connection.service.ts';
 import type { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
+import type { PixChargeService } from './domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from './domain/currencies/currency.ts';
 import type { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import type { AccountService } from './domain/dashboard/account.service.ts';
@@ -48,8 +49,13 @@ export type Services = {
   orderMoves: PaymentOrderMoveService;
   testHelpers: TestHelperService;
   webhooks: { endpoints: WebhookEndpointService; events: WebhookEventService; secrets: WebhookSecretService };
-  /** Merchants' own processor accounts (INTERFACE §11): connections, the events they send, card intents. */
-  connectors: { connections: ConnectionService; events: ConnectorEventService; intents: CardIntentService };
+  /** Merchants' own processor accounts (INTERFACE §11): connections, the events they send, card intents, PIX charges at the PSP. */
+  connectors: {
+    connections: ConnectionService;
+    events: ConnectorEventService;
+    intents: CardIntentService;
+    pix: PixChargeService;
+  };
   subscriptions: SubscriptionService;
   /** PUBLIC_URL without a trailing slash: the base of every link given to payers. */
   publicUrl: string;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
@@ -46,9 +47,15 @@ Commands:
                                                    connect the merchant's own Stripe account (the keys'
                                                    mode: live or test); checks the key, creates the
                                                    webhook endpoint unless --webhook-secret is given
+  connect pix --merchant ID --mode live|test --base-url URL --client-id ID --client-secret SECRET
+      --cert FILE --key FILE [--ca FILE] --pix-key KEY [--token-url URL] [--profile bcb|efi|inter] [--json]
+                                                   connect the merchant's PSP through its API Pix (mutual
+                                                   TLS with the PSP's client certificate: PEM, or a
+                                                   PKCS#12 .p12/.pfx as --cert with --cert-passphrase and
+                                                   no --key); checks the credentials, registers the webhook
   connect show --merchant ID [--json]              the merchant's connections (no secrets)
-  connect remove --merchant ID --provider stripe --mode live|test
-                                                   remove one, and the webhook endpoint it created
+  connect remove --merchant ID --provider stripe|pix --mode live|test
+                                                   remove one, and the webhook it registered
 
 Developer tools (talk to a running server with COBRO_API_KEY and COBRO_API_SECRET; the server is
 --api-url, else COBRO_API_URL, else http://127.0.0.1:3000):
@@ -108,13 +115,44 @@ function connectionJson(c: ConnectionView): Record<string, unknown> {
     connected_at: iso(c.createdAt),
     last_event_at: iso(c.lastEventAt),
     last_error: c.lastError,
+    ...(c.pix
+      ? {
+          pix: {
+            base_url: c.pix.baseUrl,
+            token_url: c.pix.tokenUrl,
+            profile: c.pix.profile,
+            client_id: c.pix.clientId,
+            pix_key: c.pix.pixKey,
+          },
+        }
+      : {}),
   };
 }
 
-/** connect stripe|show|remove (INTERFACE §11.1); keys are read from the flags and never printed. */
+/**
+ * The client certificate of `connect pix`: PEM certificate and key files, or one PKCS#12 bundle
+ * (DER, as PSPs hand out .p12/.pfx files) with its passphrase. Read here, sealed by the service.
+ */
+function pixCertificate(certFile: string, keyFile: string | undefined, passphrase: string | undefined) {
+  const bytes = readFileSync(certFile);
+  const text = bytes.toString('utf8');
+  if (text.includes('-----BEGIN')) {
+    if (!keyFile) {
+      fail('connect pix needs --key FILE with a PEM certificate (or a PKCS#12 .p12/.pfx as --cert)');
+    }
+    const key = readFileSync(keyFile, 'utf8');
+    if (!key.includes('-----BEGIN') || !/PRIVATE KEY-----/.test(key)) {
+      fail('--key: not a PEM private key');
+    }
+    return { kind: 'pem' as const, cert: text, key };
+  }
+  return { kind: 'pkcs12' as const, pfxBase64: bytes.toString('base64'), passphrase: passphrase ?? null };
+}
+
+/** connect stripe|pix|show|remove (INTERFACE §11); secrets are read from the flags or files and never printed. */
 async function connect(
   connections: ConnectionService,
-  sub: 'stripe' | 'show' | 'remove',
+  sub: 'stripe' | 'pix' | 'show' | 'remove',
   v: Record<string, string | boolean | undefined>,
 ): Promise<void> {
   const merchant = v.merchant;
@@ -145,6 +183,36 @@ async function connect(
     );
     return;
   }
+  if (sub === 'pix') {
+    const mode = str('mode');
+    const required = ['base-url', 'client-id', 'client-secret', 'cert', 'pix-key'].filter((flag) => !str(flag));
+    if ((mode !== 'live' && mode !== 'test') || required.length > 0) {
+      fail(
+        `connect pix needs --mode live|test --base-url URL --client-id ID --client-secret SECRET --cert FILE --key FILE --pix-key KEY${required.length > 0 ? ` (missing: ${required.map((f) => `--${f}`).join(', ')})` : ''}`,
+      );
+    }
+    const c = await connections.connectPix(
+      merchant,
+      {
+        mode,
+        baseUrl: str('base-url') ?? '',
+        tokenUrl: str('token-url') ?? null,
+        clientId: str('client-id') ?? '',
+        clientSecret: str('client-secret') ?? '',
+        certificate: pixCertificate(str('cert') ?? '', str('key'), str('cert-passphrase')),
+        ca: str('ca') ? readFileSync(str('ca') ?? '', 'utf8') : null,
+        pixKey: str('pix-key') ?? '',
+        profile: str('profile') ?? 'bcb',
+      },
+      CLI_ACTOR,
+    );
+    process.stdout.write(
+      v.json
+        ? `${JSON.stringify({ merchant_id: c.merchantId, mode: c.mode, provider: 'pix', webhook_url: c.webhookUrl })}\n`
+        : `API Pix connected for ${c.merchantId} (${c.mode} mode)\npsp          ${c.pix?.baseUrl} (profile ${c.pix?.profile})\npix key      ${c.accountId}\nwebhook_url  ${c.webhookUrl} (registered at the PSP; notifications arrive at it and at its /pix)\n`,
+    );
+    return;
+  }
   if (sub === 'show') {
     const list = await connections.list(merchant);
     if (v.json) {
@@ -163,7 +231,7 @@ async function connect(
   const provider = str('provider');
   const mode = str('mode');
   if (!provider || (mode !== 'live' && mode !== 'test')) {
-    fail('connect remove needs --provider stripe and --mode live or --mode test');
+    fail('connect remove needs --provider stripe|pix and --mode live or --mode test');
   }
   const result = await connections.remove(merchant, provider, mode, CLI_ACTOR);
   process.stdout.write(
@@ -219,6 +287,15 @@ async function main(argv: string[]): Promise<void> {
       'publishable-key': { type: 'string' },
       'webhook-secret': { type: 'string' },
       provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      'token-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
+      'cert-passphrase': { type: 'string' },
+      ca: { type: 'string' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -339,7 +416,7 @@ async function main(argv: string[]): Promise<void> {
         const saved = await merchants.updateSettings(values.merchant, patch);
         process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
       }
-    } else if (command === 'connect' && (sub === 'stripe' || sub === 'show' || sub === 'remove')) {
+    } else if (command === 'connect' && (sub === 'stripe' || sub === 'pix' || sub === 'show' || sub === 'remove')) {
       await connect(cobro.services.connectors.connections, sub, values);
     } else {
       fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);

@@ -64,6 +64,8 @@ export type Config = {
   };
   /** The merchants' Stripe accounts (INTERFACE §11.1): where calls go, and how long one may take. */
   stripe: { apiUrl: string; timeoutMs: number };
+  /** The merchants' PSPs through the API Pix (INTERFACE §11.2): how long one call may take. */
+  pix: { timeoutMs: number };
   smtpUrl: string | null;
   mailFrom: string;
   /** 32-byte key sealing webhook secrets at rest; null: a key file beside the data is used. */
@@ -373,6 +375,9 @@ export function loadConfig(env: Env = process.env): Config {
     stripe: {
       apiUrl: stripeApiUrl(env),
       timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 20_000, 100, 120_000),
+    },
+    pix: {
+      timeoutMs: integer(env, 'PIX_API_TIMEOUT_MS', 15_000, 100, 120_000),
     },
     smtpUrl: text(env, 'SMTP_URL') ?? null,
     mailFrom: text(env, 'MAIL_FROM') ?? 'Cobro <no-reply@cobro.invalid>',

@@ -426,6 +426,23 @@ export type ProcessorConnectionsTable = {
   updated_at: bigint;
   last_event_at: bigint | null;
   last_error: string | null;
+  /** JSON of what is not secret (API Pix: URLs, profile, client id, PIX key, CA); null for Stripe. */
+  settings: string | null;
+};
+/** A PIX order's charge at its merchant's PSP (API Pix). */
+export type PixChargesTable = {
+  order_id: string;
+  connection_id: string;
+  merchant_id: string;
+  mode: string;
+  txid: string;
+  state: string;
+  end_to_end_id: string | null;
+  refund_id: string | null;
+  next_check_at: bigint;
+  last_error: string | null;
+  created_at: bigint;
+  updated_at: bigint;
 };
 export type ConnectorEventsTable = {
   provider: string;
@@ -473,4 +490,5 @@ export type Database = {
   test_card_charges: TestCardChargesTable;
   processor_connections: ProcessorConnectionsTable;
   connector_events: ConnectorEventsTable;
+  pix_charges: PixChargesTable;
 };

@@ -10,6 +10,7 @@ import { operationSchemaNames } from './openapi-names.ts';
 import { AuthFailureLimiter, registerAuth } from './plugins/auth.ts';
 import { sendError, sendJson } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { pixWebhookRoute } from './routes/connectors/pix.webhooks.ts';
 import { stripeWebhookRoute } from './routes/connectors/stripe.webhooks.ts';
 import { createCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.create.ts';
 import { getCheckoutPreferenceRoute } from './routes/v1/checkout-preferences.get.ts';
@@ -146,6 +147,7 @@ export async function registerApi(app: FastifyInstance, services: Services, opti
     reply.header('content-type', options.metrics.contentType).send(await options.metrics.metrics()),
   );
   await app.register(stripeWebhookRoute, services);
+  await app.register(pixWebhookRoute, services);
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
 
   // The merchant API: authenticated, rate limited per key, idempotent POSTs.

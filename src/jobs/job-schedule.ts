@@ -1,3 +1,4 @@
+import type { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { ChainObserver } from '../domain/payment-orders/chain-observer.ts';
 import type { PaymentOrderSweepService } from '../domain/payment-orders/payment-order-sweep.service.ts';
 import type { TestClocks } from '../domain/shared/test-clocks.ts';
@@ -14,6 +15,7 @@ export type JobParts = {
   emails: Pick<EmailSender, 'sendQueued'>;
   delivery: Pick<WebhookDeliveryJob, 'tick'>;
   clocks: Pick<TestClocks, 'refresh'>;
+  pixCharges: Pick<PixChargeService, 'sync'>;
 };
 
 /**
@@ -29,6 +31,9 @@ export function paymentJobs(parts: JobParts, liveChainsEveryMs: number): Job[] {
     // Live chains are the outside world's nodes: asked at the operator's pace (CHAIN_POLL_SECONDS).
     { name: 'live-chains', everyMs: liveChainsEveryMs, run: () => parts.chainObserver.observe('live') },
     { name: 'order-expiry', everyMs: 1000, run: () => parts.orderSweeps.expireDue() },
+    // PIX charges at merchants' PSPs (API Pix): made, checked every 20 s (a lost notification still
+    // settles within a minute), removed when their order ended unpaid, refunds followed.
+    { name: 'pix-sync', everyMs: 5000, run: () => parts.pixCharges.sync() },
     // Renewals that fell due charged or opened, finished plans completed, abandoned checkouts expired.
     { name: 'billing', everyMs: 1000, run: () => parts.billing.runBilling() },
     { name: 'email', everyMs: 1000, run: () => parts.emails.sendQueued() },

@@ -1,4 +1,5 @@
 import type { CardConnector } from '../domain/connectors/card-connector.ts';
+import type { PixConnector } from '../domain/connectors/pix-connector.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { PaymentMethodType } from '../domain/payment-methods/payment-method.ts';
 import type {
@@ -16,6 +17,8 @@ import { CashProvider } from './cash/cash.provider.ts';
 import { LiveChains } from './crypto-onchain/chain-watchers.ts';
 import type { EvmNetworkTokens } from './crypto-onchain/crypto-onchain.provider.ts';
 import { CryptoOnchainProvider, TestChain } from './crypto-onchain/crypto-onchain.provider.ts';
+import type { ApiPixClientOptions } from './pix/api-pix/api-pix.client.ts';
+import { ApiPixConnector } from './pix/api-pix/api-pix.connector.ts';
 import { PixProvider } from './pix/pix.provider.ts';
 
 /** Every adapter, one per method type, plus the test-mode stand-ins for the outside world. */
@@ -23,6 +26,8 @@ export type ProviderRegistry = {
   card: CardPaymentProvider;
   /** Card processors a merchant connects its own account of (providers/card/<name>/). */
   cardConnectors: CardConnector[];
+  /** The PSPs merchants connect through the Central Bank's API Pix (providers/pix/api-pix/). */
+  pixConnector: PixConnector;
   push: Record<Exclude<PaymentMethodType, 'CARD'>, PushPaymentProvider>;
   /** Test mode's simulated chain (tests may give several instances one). */
   chain: ChainWatcher;
@@ -47,6 +52,8 @@ export function createProviders(
     evmNetworks?: Record<string, EvmNetworkTokens>;
     /** How the Stripe connector reaches Stripe (STRIPE_API_URL); the defaults when not given. */
     stripe?: StripeClientOptions;
+    /** How the API Pix connector calls PSPs (PIX_API_TIMEOUT_MS); the defaults when not given. */
+    pix?: Partial<ApiPixClientOptions>;
   },
 ): ProviderRegistry {
   const decimalsOf = (code: string) => currencies.decimalsOf(code);
@@ -65,6 +72,7 @@ export function createProviders(
         decimalsOf,
       ),
     ],
+    pixConnector: new ApiPixConnector(options.pix),
     push: {
       PIX: new PixProvider(),
       CRYPTO_ONCHAIN: new CryptoOnchainProvider(

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { ConnectionService } from '../domain/connectors/connection.service.ts';
+import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
@@ -51,6 +53,8 @@ export type PaymentParts = {
   checkCard: CardValidator;
   /** How many subscriptions a billing run charges side by side (the database's concurrency). */
   billingConcurrency: number;
+  /** The merchants' processor connections (an API Pix one makes PIX orders charges at the PSP). */
+  connections: ConnectionService;
   logger: Logger;
 };
 
@@ -90,7 +94,11 @@ export function buildPayments(p: PaymentParts) {
   );
   const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
   const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods, availability);
-  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers);
+  // PIX charges record money received through the moves (confirm), and the moves refund through them.
+  const pixCharges = new PixChargeService(uow, p.clock, p.connections, orderCore, (order, received) =>
+    orderMoves.confirm(order, received),
+  );
+  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, pixCharges);
   const opening: OrderOpening = {
     uow,
     core: orderCore,
@@ -98,6 +106,7 @@ export function buildPayments(p: PaymentParts) {
     methods: paymentMethods,
     availability,
     providers,
+    pixCharges,
     settingsFor,
   };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
@@ -112,5 +121,15 @@ export function buildPayments(p: PaymentParts) {
     onChainError: (mode, network, error) =>
       p.logger.warn({ err: error, mode, network }, 'chain source failed: its open orders wait for the next poll'),
   });
-  return { orders, orderMoves, paymentStart, orderSweeps, subscriptions, billing, chainObserver, orderCore };
+  return {
+    orders,
+    orderMoves,
+    paymentStart,
+    orderSweeps,
+    subscriptions,
+    billing,
+    chainObserver,
+    orderCore,
+    pixCharges,
+  };
 }

@@ -80,6 +80,8 @@ const ALLOWED = [
   /^\/dashboard([/*].*)?$/,
   // Where merchants' processors send their events (docs/connectors.md): signed, no credentials.
   /^\/connectors\/stripe\/webhooks\/:webhookId$/,
+  // Where merchants' PSPs notify Pix received (docs/connectors/pix.md): only ever a prompt to ask the PSP.
+  /^\/connectors\/pix\/webhooks\/:webhookId(\/pix)?$/,
 ];
 
 function assertErrorAnswer(res: LightMyRequestResponse, what: string): void {

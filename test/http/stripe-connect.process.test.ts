@@ -1,37 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { cobroArgs } from '../support/dist.ts';
+import { runCobro as cobro } from '../support/dist.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
 
 // `cobro connect stripe|show|remove` as an operator runs it (compiled, in its own process),
 // against the Stripe stand-in named by STRIPE_API_URL.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const standIns = useStripeStandIn();
-
-async function cobro(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, cobroArgs('cobro', ...args), {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
 
 test('cobro connect stripe / show / remove with the Stripe stand-in: the JSON as specified, no secret ever printed', async (t) => {
   const standIn = standIns();

@@ -7,6 +7,7 @@ import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
 import { AppError } from '../../src/domain/shared/errors.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
+import { expectAppError } from '../support/app-errors.ts';
 import { createPreference } from '../support/builders.ts';
 import { getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
@@ -36,15 +37,6 @@ function logSink(): { lines: string[]; stream: Writable } {
     },
   });
   return { lines, stream };
-}
-
-async function expectAppError(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.ok(error instanceof AppError, String(error));
-    assert.equal(error.code, code);
-    assert.match(error.messages.join(' '), message);
-    return true;
-  });
 }
 
 describeBackends('Stripe connections with the Stripe stand-in', (build) => {

@@ -17,6 +17,7 @@ import * as m0015 from './0015_chain_scans.ts';
 import * as m0016 from './0016_query_plan_indexes.ts';
 import * as m0018 from './0018_processor_connections.ts';
 import * as m0019 from './0019_subscription_language.ts';
+import * as m0020 from './0020_pix_connections.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -39,5 +40,6 @@ export const migrationProvider: MigrationProvider = {
     '0016_query_plan_indexes': m0016,
     '0018_processor_connections': m0018,
     '0019_subscription_language': m0019,
+    '0020_pix_connections': m0020,
   }),
 };

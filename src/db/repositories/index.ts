@@ -21,6 +21,7 @@ import { KyselyPasswordResetRepository } from './password-reset.repository.ts';
 import { KyselyPaymentLinkRepository } from './payment-link.repository.ts';
 import { KyselyPaymentMethodRepository } from './payment-method.repository.ts';
 import { KyselyPaymentOrderRepository } from './payment-order.repository.ts';
+import { KyselyPixChargeRepository } from './pix-charge.repository.ts';
 import { KyselyProcessorConnectionRepository } from './processor-connection.repository.ts';
 import { KyselyRecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import { KyselyWebhookDeliveryRepository } from './webhook-delivery.repository.ts';
@@ -56,5 +57,6 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     merchantLogos: new KyselyMerchantLogoRepository(db),
     objectOwners: new KyselyObjectOwnerRepository(db),
     connections: new KyselyProcessorConnectionRepository(db),
+    pixCharges: new KyselyPixChargeRepository(db),
   };
 }

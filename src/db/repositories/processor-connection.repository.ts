@@ -1,5 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Connection, ConnectorEventRecord, ConnectorProvider } from '../../domain/connectors/connection.ts';
+import type {
+  Connection,
+  ConnectorEventRecord,
+  ConnectorProvider,
+  PixConnectionSettings,
+} from '../../domain/connectors/connection.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type { ProcessorConnectionRepository } from '../../domain/repositories/processor-connection.repository.ts';
 import type { ConnectorEventsTable, Database, ProcessorConnectionsTable } from '../schema.ts';
@@ -21,6 +26,7 @@ function toConnection(row: Selectable<ProcessorConnectionsTable>): Connection {
     updatedAt: Number(row.updated_at),
     lastEventAt: row.last_event_at === null ? null : Number(row.last_event_at),
     lastError: row.last_error,
+    pix: row.settings === null ? null : (JSON.parse(row.settings) as PixConnectionSettings),
   };
 }
 
@@ -60,6 +66,7 @@ export class KyselyProcessorConnectionRepository implements ProcessorConnectionR
         updated_at: BigInt(c.updatedAt),
         last_event_at: c.lastEventAt === null ? null : BigInt(c.lastEventAt),
         last_error: c.lastError,
+        settings: c.pix === null ? null : JSON.stringify(c.pix),
       })
       .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'provider']).doNothing())
       .executeTakeFirst();
@@ -116,6 +123,19 @@ export class KyselyProcessorConnectionRepository implements ProcessorConnectionR
   async deleteConnection(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('processor_connections').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async setConnectionError(id: string, lastError: string | null, at: number): Promise<void> {
+    await this.db
+      .updateTable('processor_connections')
+      .set({ last_error: lastError, updated_at: BigInt(at) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async getConnectionById(id: string): Promise<Connection | undefined> {
+    const row = await this.db.selectFrom('processor_connections').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toConnection(row) : undefined;
   }
 
   async touchConnection(id: string, at: number, lastError?: string | null): Promise<void> {

@@ -8,8 +8,10 @@ import type { SecretBox } from '../shared/secret-box.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { CardConnector } from './card-connector.ts';
 import { ConnectorError } from './card-connector.ts';
-import type { Connection, ConnectionView, ConnectorProvider } from './connection.ts';
-import { CONNECTOR_PROVIDERS, viewOf, webhookUrlFor } from './connection.ts';
+import type { Connection, ConnectionView, ConnectorProvider, PixConnectionSettings } from './connection.ts';
+import { CARD_PROVIDERS, CONNECTOR_PROVIDERS, viewOf, webhookUrlFor } from './connection.ts';
+import type { PixAccess, PixClientCertificate, PixConnector, PixProfile } from './pix-connector.ts';
+import { PIX_PROFILES } from './pix-connector.ts';
 
 export type ConnectInput = {
   secretKey: string;
@@ -17,6 +19,22 @@ export type ConnectInput = {
   /** Given when the merchant created the webhook endpoint itself: Cobro then creates none. */
   webhookSecret?: string | null;
 };
+
+/** What `connect pix` is given (INTERFACE §11.2): the PSP, the credentials, the certificate, the key. */
+export type PixConnectInput = {
+  mode: Mode;
+  baseUrl: string;
+  tokenUrl?: string | null;
+  clientId: string;
+  clientSecret: string;
+  certificate: PixClientCertificate;
+  ca?: string | null;
+  pixKey: string;
+  profile?: string | null;
+};
+
+/** The secrets of an API Pix connection, sealed together. */
+type PixSecrets = { clientSecret: string; certificate: PixClientCertificate };
 
 export type RemoveResult = {
   removed: ConnectionView;
@@ -59,6 +77,7 @@ export class ConnectionService {
     private readonly box: SecretBox,
     connectors: readonly CardConnector[],
     private readonly publicUrl: string,
+    private readonly pixConnector: PixConnector | null = null,
   ) {
     this.connectors = Object.fromEntries(connectors.map((c) => [c.provider, c])) as Record<
       ConnectorProvider,
@@ -68,7 +87,7 @@ export class ConnectionService {
 
   connector(provider: ConnectorProvider): CardConnector {
     const connector = this.connectors[provider];
-    if (!connector) {
+    if (!connector || provider === 'pix') {
       throw new AppError('SERVICE_UNAVAILABLE', [`the ${provider} connector is not available on this server`]);
     }
     return connector;
@@ -138,6 +157,7 @@ export class ConnectionService {
       updatedAt: now,
       lastEventAt: null,
       lastError: null,
+      pix: null,
     };
     try {
       await this.uow.transaction(async (repos) => {
@@ -167,6 +187,154 @@ export class ConnectionService {
     return viewOf(connection, this.publicUrl);
   }
 
+  /** The API Pix connector; SERVICE_UNAVAILABLE on a server built without it. */
+  pix(): PixConnector {
+    if (!this.pixConnector) {
+      throw new AppError('SERVICE_UNAVAILABLE', ['the API Pix connector is not available on this server']);
+    }
+    return this.pixConnector;
+  }
+
+  /**
+   * Connects the merchant's PSP through its API Pix (INTERFACE §11.2): the credentials checked
+   * with a real token request, then the webhook registered for the PIX key at a URL of Cobro's,
+   * unique to this merchant and mode; only then is anything stored (secrets sealed) and audited.
+   * A refused credential or certificate, or a refused webhook, stores nothing.
+   */
+  async connectPix(merchantId: string, input: PixConnectInput, actor: Actor): Promise<ConnectionView> {
+    const connector = this.pix();
+    if (!(await this.uow.read.merchants.get(merchantId))) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
+    }
+    const messages: string[] = [];
+    const profile = PIX_PROFILES.find((p) => p === (input.profile ?? 'bcb'));
+    if (!profile) {
+      messages.push(`profile: must be one of ${PIX_PROFILES.join(', ')}`);
+    }
+    if (input.mode !== 'live' && input.mode !== 'test') {
+      messages.push('mode: must be live or test');
+    }
+    const clientId = input.clientId.trim();
+    if (clientId === '' || clientId.length > 255) {
+      messages.push('client id: required (at most 255 characters)');
+    }
+    if (input.clientSecret === '' || input.clientSecret.length > 1024) {
+      messages.push('client secret: required (at most 1024 characters)');
+    }
+    const pixKey = input.pixKey.trim();
+    if (pixKey === '' || pixKey.length > 77) {
+      messages.push('pix key: required, at most 77 characters (the key registered at the PSP)');
+    }
+    const endpoints = connector.endpoints(profile ?? 'bcb', input.baseUrl, input.tokenUrl ?? null);
+    if (!endpoints.ok) {
+      messages.push(endpoints.message);
+    }
+    if (messages.length > 0 || !profile || !endpoints.ok) {
+      throw new AppError('WRONG_INPUT', messages);
+    }
+    const { mode } = input;
+    if (await this.uow.read.connections.getConnection(merchantId, mode, 'pix')) {
+      throw conflict('pix', mode);
+    }
+    const settings: PixConnectionSettings = {
+      baseUrl: endpoints.baseUrl,
+      tokenUrl: endpoints.tokenUrl,
+      profile,
+      clientId,
+      pixKey,
+      ca: input.ca ?? null,
+    };
+    const secrets: PixSecrets = { clientSecret: input.clientSecret, certificate: input.certificate };
+    const access = accessOf(settings, secrets);
+
+    // 1. The credentials and the certificate, checked with a real token request.
+    try {
+      await connector.checkToken(access);
+    } catch (error) {
+      throw pixFailure(error, 'API Pix credentials');
+    }
+    // 2. The webhook for the key, at Cobro's URL for this connection.
+    const id = newId();
+    const webhookId = randomAlphanumeric(24);
+    const webhookUrl = webhookUrlFor(this.publicUrl, 'pix', webhookId);
+    try {
+      await connector.registerWebhook(access, pixKey, webhookUrl);
+    } catch (error) {
+      throw pixFailure(error, `webhook registration for the PIX key ${pixKey}`);
+    }
+    // 3. Stored sealed, with its audit entry, in one transaction.
+    const now = this.clock.now().getTime();
+    const connection: Connection = {
+      id,
+      merchantId,
+      mode,
+      provider: 'pix',
+      accountId: pixKey,
+      accountName: new URL(settings.baseUrl).host,
+      publishableKey: '',
+      secretKeySealed: this.box.seal(JSON.stringify(secrets)),
+      // API Pix notifications carry no signature (the PSP's mutual TLS stands for it): nothing to keep.
+      webhookSecretSealed: this.box.seal(''),
+      webhookId,
+      webhookEndpointId: pixKey,
+      createdAt: now,
+      updatedAt: now,
+      lastEventAt: null,
+      lastError: null,
+      pix: settings,
+    };
+    try {
+      await this.uow.transaction(async (repos) => {
+        if (!(await repos.connections.insertConnection(connection))) {
+          throw conflict('pix', mode);
+        }
+        await audit(
+          repos,
+          actor,
+          {
+            merchantId,
+            action: 'payment_connection.create',
+            objectType: 'payment_connection',
+            objectId: `pix:${mode}`,
+            detail: {
+              provider: 'pix',
+              mode,
+              profile,
+              base_url: settings.baseUrl,
+              client_id: clientId,
+              pix_key: pixKey,
+              webhook_url: webhookUrl,
+            },
+          },
+          now,
+        );
+      });
+    } catch (error) {
+      // Nothing was stored: the webhook just registered would notify a URL no connection answers.
+      await connector.removeWebhook(access, pixKey).catch(() => undefined);
+      throw error;
+    }
+    return viewOf(connection, this.publicUrl);
+  }
+
+  /** The merchant's API Pix connection in `mode` with its secrets opened, for a call to the PSP; null without one. */
+  async pixAccess(
+    merchantId: string,
+    mode: Mode,
+  ): Promise<{ connection: Connection; connector: PixConnector; access: PixAccess } | null> {
+    const connection = await this.uow.read.connections.getConnection(merchantId, mode, 'pix');
+    return connection ? this.pixAccessOf(connection) : null;
+  }
+
+  /** The same for a connection already read. */
+  pixAccessOf(connection: Connection): { connection: Connection; connector: PixConnector; access: PixAccess } {
+    if (!connection.pix) {
+      throw new AppError('CONFLICT', [`connection ${connection.provider}:${connection.mode} is not an API Pix one`]);
+    }
+    const secrets = JSON.parse(this.box.open(connection.secretKeySealed)) as PixSecrets;
+    return { connection, connector: this.pix(), access: accessOf(connection.pix, secrets) };
+  }
+
   async list(merchantId: string): Promise<ConnectionView[]> {
     if (!(await this.uow.read.merchants.get(merchantId))) {
       throw new AppError('NOT_FOUND', [`merchant ${merchantId} not found`]);
@@ -190,16 +358,24 @@ export class ConnectionService {
     let warning: string | null = null;
     if (connection.webhookEndpointId !== null) {
       try {
-        await this.connector(known).deleteWebhookEndpoint(
-          this.box.open(connection.secretKeySealed),
-          connection.webhookEndpointId,
-        );
+        if (known === 'pix') {
+          const { connector, access } = this.pixAccessOf(connection);
+          await connector.removeWebhook(access, connection.webhookEndpointId);
+        } else {
+          await this.connector(known).deleteWebhookEndpoint(
+            this.box.open(connection.secretKeySealed),
+            connection.webhookEndpointId,
+          );
+        }
       } catch (error) {
         if (!(error instanceof ConnectorError)) {
           throw error;
         }
         endpointDeleted = false;
-        warning = `the webhook endpoint ${connection.webhookEndpointId} could not be deleted at ${provider} (${error.message}); delete it in the ${provider} dashboard`;
+        warning =
+          known === 'pix'
+            ? `the webhook of the PIX key ${connection.webhookEndpointId} could not be removed at the PSP (${error.message}); remove it in the PSP's portal`
+            : `the webhook endpoint ${connection.webhookEndpointId} could not be deleted at ${provider} (${error.message}); delete it in the ${provider} dashboard`;
       }
     }
     const now = this.clock.now().getTime();
@@ -231,12 +407,14 @@ export class ConnectionService {
 
   /** Whether a connector of the merchant settles `type` in `mode` (method availability asks this). */
   async isConnected(type: 'CARD' | 'PIX', merchantId: string, mode: Mode): Promise<boolean> {
-    return type === 'CARD' ? this.hasCardConnection(merchantId, mode) : false;
+    return type === 'CARD'
+      ? this.hasCardConnection(merchantId, mode)
+      : this.uow.read.connections.hasConnection(merchantId, mode, ['pix']);
   }
 
   /** Whether the merchant has a card processor connected in `mode`: that mode's CARD methods are then served by it. */
   async hasCardConnection(merchantId: string, mode: Mode): Promise<boolean> {
-    return this.uow.read.connections.hasConnection(merchantId, mode, CONNECTOR_PROVIDERS);
+    return this.uow.read.connections.hasConnection(merchantId, mode, CARD_PROVIDERS);
   }
 
   /** The merchant's card connection in `mode` with its secret key opened, for a call to the processor; null without one. */
@@ -244,7 +422,7 @@ export class ConnectionService {
     merchantId: string,
     mode: Mode,
   ): Promise<{ connection: Connection; connector: CardConnector; secretKey: string } | null> {
-    for (const provider of CONNECTOR_PROVIDERS) {
+    for (const provider of CARD_PROVIDERS) {
       const connection = await this.uow.read.connections.getConnection(merchantId, mode, provider);
       if (connection) {
         return {
@@ -262,6 +440,28 @@ export class ConnectionService {
     const connection = await this.uow.read.connections.getConnectionByWebhookId(webhookId);
     return connection ? { connection, webhookSecret: this.box.open(connection.webhookSecretSealed) } : null;
   }
+}
+
+function accessOf(settings: PixConnectionSettings, secrets: PixSecrets): PixAccess {
+  return {
+    baseUrl: settings.baseUrl,
+    tokenUrl: settings.tokenUrl,
+    clientId: settings.clientId,
+    clientSecret: secrets.clientSecret,
+    certificate: secrets.certificate,
+    ca: settings.ca,
+    profile: settings.profile as PixProfile,
+  };
+}
+
+/** A PSP's refusal at connect time is the caller's input; an outage is ours to retry. */
+function pixFailure(error: unknown, what: string): unknown {
+  if (error instanceof ConnectorError) {
+    return error.kind === 'UNAVAILABLE'
+      ? new AppError('SERVICE_UNAVAILABLE', [`${what}: ${error.message}; try again shortly`])
+      : new AppError('WRONG_INPUT', [`${what}: ${error.message}`]);
+  }
+  return error;
 }
 
 function conflict(provider: string, mode: Mode): AppError {

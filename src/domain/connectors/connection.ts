@@ -1,9 +1,26 @@
 import type { Mode } from '../merchants/merchant.ts';
+import type { PixProfile } from './pix-connector.ts';
 
-/** The processors a merchant can connect its own account of (API Pix comes next). */
-export type ConnectorProvider = 'stripe';
+/** The processors a merchant can connect its own account of: Stripe for cards, a PSP's API Pix for PIX. */
+export type ConnectorProvider = 'stripe' | 'pix';
 
-export const CONNECTOR_PROVIDERS: readonly ConnectorProvider[] = ['stripe'];
+export const CONNECTOR_PROVIDERS: readonly ConnectorProvider[] = ['stripe', 'pix'];
+
+/** The providers that take cards (their connection serves that mode's CARD methods). */
+export const CARD_PROVIDERS: readonly ConnectorProvider[] = ['stripe'];
+
+/** What an API Pix connection keeps in clear (its secrets are sealed apart). */
+export type PixConnectionSettings = {
+  /** The API root, resolved with the profile's path. */
+  baseUrl: string;
+  tokenUrl: string;
+  profile: PixProfile;
+  clientId: string;
+  /** The merchant's key (chave) charges are made to, and whose webhook Cobro registered. */
+  pixKey: string;
+  /** Extra trust anchors (PEM) for the PSP's server certificate; null: the system's. */
+  ca: string | null;
+};
 
 /**
  * A merchant's own processor account, for one mode. Its secrets are kept sealed with the secrets
@@ -31,6 +48,8 @@ export type Connection = {
   lastEventAt: number | null;
   /** The last problem met with this connection (an event that could not be applied), for the merchant. */
   lastError: string | null;
+  /** An API Pix connection's settings; null for Stripe. */
+  pix: PixConnectionSettings | null;
 };
 
 /** A connection as it may be shown: no secret, not even masked. */
@@ -57,6 +76,7 @@ export function viewOf(connection: Connection, publicUrl: string): ConnectionVie
     updatedAt: connection.updatedAt,
     lastEventAt: connection.lastEventAt,
     lastError: connection.lastError,
+    pix: connection.pix,
   };
 }
 

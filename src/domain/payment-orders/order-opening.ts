@@ -6,6 +6,7 @@ import type { PaymentMethodService } from '../payment-methods/payment-method.ser
 import type { CardPaymentProvider, MerchantPaymentSettings } from '../payment-methods/payment-provider.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { PaymentOrderCore } from './payment-order.core.ts';
+import type { PixCharges } from './pix-charges.port.ts';
 
 /**
  * What opening a payment order needs, whether a payer starts it on the checkout
@@ -19,6 +20,8 @@ export type OrderOpening = {
   /** Whether the merchant can offer the method in the order's mode (live mode: only what can settle). */
   availability: MethodAvailabilityService;
   providers: { card: CardPaymentProvider };
+  /** PIX orders of merchants with an API Pix connection are charges at their PSP. */
+  pixCharges: PixCharges;
   /**
    * The settings a push method's instructions are made with: the stored ones (`stored`, when the
    * caller has just read them), and in test mode the test defaults for what is not stored.

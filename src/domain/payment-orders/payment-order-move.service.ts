@@ -8,6 +8,7 @@ import type { PaymentOrderCore } from './payment-order.core.ts';
 import { assertTransition } from './payment-order.status.ts';
 import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
 import type { PaymentOrderQueryService } from './payment-order-query.service.ts';
+import type { PixCharges } from './pix-charges.port.ts';
 
 /** An EXPIRED order whose payment, arriving late, is recorded as PAID_LATE: none yet, a part, or an earlier late part. */
 const LATE_RECORDABLE = new Set<string>(['NONE', 'UNDERPAID', 'PAID_LATE']);
@@ -22,6 +23,7 @@ export class PaymentOrderMoveService {
     private readonly core: PaymentOrderCore,
     private readonly orders: PaymentOrderQueryService,
     private readonly providers: { card: CardPaymentProvider },
+    private readonly pixCharges: Pick<PixCharges, 'refund'> | null = null,
   ) {}
 
   /** `subscriptionAsRead`: a renewal's subscription as the billing run read it (see onOrderClosed). */
@@ -144,7 +146,12 @@ export class PaymentOrderMoveService {
     );
   }
 
-  /** Full refund of a CLOSED order, through its provider; push methods are refunded by the merchant and recorded here. */
+  /**
+   * Full refund of a CLOSED order, through its provider; push methods are refunded by the merchant
+   * and recorded here. A PIX order paid through the merchant's PSP is refunded there (a
+   * `devolucao`): it becomes REFUNDED when the PSP reports the refund done, which may be later (the
+   * order is then given back still CLOSED, and moves when the PSP says so).
+   */
   async refund(caller: Caller, id: string): Promise<PaymentOrder> {
     const order = await this.orders.get(caller, id);
     assertTransition(order.status, 'REFUNDED', 'refunded');
@@ -152,6 +159,12 @@ export class PaymentOrderMoveService {
       const refunded = await this.providers.card.refund(order.providerRef, order.mode);
       if (!refunded.ok) {
         throw new AppError('CONFLICT', [`payment order cannot be refunded: ${refunded.error.message}`]);
+      }
+    }
+    if (order.paymentMethodType === 'PIX' && this.pixCharges) {
+      const refunded = await this.pixCharges.refund(order);
+      if (refunded === 'PENDING') {
+        return this.orders.get(caller, id);
       }
     }
     const now = this.core.now(order);

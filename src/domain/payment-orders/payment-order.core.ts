@@ -64,6 +64,10 @@ export class PaymentOrderCore {
     if (order.checkoutPreferenceId && (to === 'REJECTED' || to === 'EXPIRED')) {
       await repos.preferences.releaseCharging(order.checkoutPreferenceId, order.id);
     }
+    if (order.paymentMethodType === 'PIX' && (to === 'REJECTED' || to === 'EXPIRED')) {
+      // Ended unpaid: its charge at the PSP, if it has one, is removed at once (no old code stays payable).
+      await repos.pixCharges.dueNow(order.id);
+    }
     await this.effects.moved(repos, updated, now);
     return updated;
   }

@@ -58,6 +58,11 @@ export class PaymentRenewalService implements RenewalCharger {
     }
     const settings =
       push && !unavailable ? await this.opening.settingsFor(rec.merchantId, rec.mode, offer.settings) : null;
+    // With an API Pix connection the PSP makes the code: the order is mailed once its charge is made.
+    const pixConnection =
+      method.type === 'PIX' && !unavailable && charged > 0n
+        ? await this.opening.pixCharges.connectionFor(rec.merchantId, rec.mode)
+        : null;
     const orderId = newId();
     // Push renewals give the payer until a day past the due date (or past now, when catching up).
     const expiresAt = Math.max(dueAt, now) + 24 * 3_600_000;
@@ -84,7 +89,7 @@ export class PaymentRenewalService implements RenewalCharger {
           now,
           periodIndex,
           periodAttempt: attempt,
-          instructWith: settings,
+          instructWith: pixConnection === null ? settings : null,
         });
         if (unavailable) {
           // Nothing can take this payment now (live mode offers only what can settle): the try
@@ -98,11 +103,16 @@ export class PaymentRenewalService implements RenewalCharger {
             'rejected',
           );
         }
-        if (push) {
+        if (pixConnection !== null) {
+          await this.opening.pixCharges.record(repos, order, pixConnection, now);
+        } else if (push) {
           await this.opening.core.effects.renewalOpened(repos, rec, order);
         }
         return order;
       });
+      if (pixConnection !== null && order.status === 'OPENED') {
+        return { order: await this.opening.pixCharges.create(order), opened: true };
+      }
       return { order, opened: true };
     } catch (error) {
       const existing = await this.opening.uow.read.orders.getRenewal(rec.id, periodIndex, attempt);

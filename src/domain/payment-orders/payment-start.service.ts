@@ -151,6 +151,9 @@ export class PaymentStartService {
       ? null
       : await this.opening.settingsFor(pref.merchantId, pref.mode, input.merchantSettings ?? offer.settings);
     const expiresAt = isCard ? Math.min(pref.expiresAt, now + this.options.cardOrderTtlMs) : pref.expiresAt;
+    // With an API Pix connection, the PSP makes the code (a charge under a txid fixed by the order).
+    const pixConnection =
+      method.type === 'PIX' ? await this.opening.pixCharges.connectionFor(pref.merchantId, pref.mode) : null;
     const chargedBox = { value: 0n };
     const opened = await this.opening.uow.transaction(async (repos) => {
       const current = await repos.preferences.getById(pref.id);
@@ -219,8 +222,11 @@ export class PaymentStartService {
         now,
         periodIndex,
         periodAttempt: null,
-        instructWith: charged > 0n ? settings : null,
+        instructWith: charged > 0n && pixConnection === null ? settings : null,
       });
+      if (pixConnection !== null && charged > 0n) {
+        await this.opening.pixCharges.record(repos, order, pixConnection, now);
+      }
       await repos.preferences.setLatestOrder(pref.id, orderId, now);
       await input.onOpened?.(repos, order);
       if (!isCard && charged === 0n) {
@@ -230,6 +236,9 @@ export class PaymentStartService {
       return order;
     });
     const charged = chargedBox.value;
+    if (pixConnection !== null && charged > 0n && opened.status === 'OPENED') {
+      return this.opening.pixCharges.create(opened);
+    }
     if (!isCard || !input.card || opened.status !== 'OPENED') {
       return opened;
     }

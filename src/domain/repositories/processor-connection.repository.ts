@@ -12,6 +12,9 @@ export interface ProcessorConnectionRepository {
   /** Whether any connection of these providers exists for the merchant in `mode` (one indexed read). */
   hasConnection(merchantId: string, mode: Mode, providers: readonly ConnectorProvider[]): Promise<boolean>;
   deleteConnection(id: string): Promise<boolean>;
+  getConnectionById(id: string): Promise<Connection | undefined>;
+  /** What went wrong last with the connection outside an event (a PSP call of a job); null clears it. */
+  setConnectionError(id: string, lastError: string | null, at: number): Promise<void>;
   /** A verified event arrived; `lastError`: what went wrong applying it (undefined: leave it as it was). */
   touchConnection(id: string, at: number, lastError?: string | null): Promise<void>;
   /** False when this event id was already recorded (the same event twice). */

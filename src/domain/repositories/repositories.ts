@@ -19,6 +19,7 @@ import type { PasswordResetRepository } from './password-reset.repository.ts';
 import type { PaymentLinkRepository } from './payment-link.repository.ts';
 import type { PaymentMethodRepository } from './payment-method.repository.ts';
 import type { PaymentOrderRepository } from './payment-order.repository.ts';
+import type { PixChargeRepository } from './pix-charge.repository.ts';
 import type { ProcessorConnectionRepository } from './processor-connection.repository.ts';
 import type { RecurrentPaymentRepository } from './recurrent-payment.repository.ts';
 import type { TestClockRepository } from './test-clock.repository.ts';
@@ -55,4 +56,5 @@ export type Repositories = {
   merchantLogos: MerchantLogoRepository;
   objectOwners: ObjectOwnerRepository;
   connections: ProcessorConnectionRepository;
+  pixCharges: PixChargeRepository;
 };

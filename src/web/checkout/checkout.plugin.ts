@@ -407,9 +407,15 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         if (!found) {
           return sendState(req, reply, 404, 'notFound');
         }
-        const { pref, order } = found;
+        const { pref } = found;
+        let { order } = found;
         if (isFinal(pref, order)) {
           return showOutcome(req, reply, pref, order);
+        }
+        if (order.paymentMethodType === 'PIX' && order.instructions === null) {
+          // A charge the merchant's PSP has not made yet (it was down, or a crash came between):
+          // asked for again now, under the same txid, so it is never a second charge.
+          order = await deps.connectors.pix.create(order);
         }
         const ctx = contextOf(req, pref);
         const method = (await deps.paymentMethods.all()).find((candidate) => candidate.id === order.paymentMethodId);

@@ -58,6 +58,7 @@ test('an empty environment gives the documented defaults', () => {
     },
     subscriptions: { retryDays: [1, 3, 5], cancelWhenRetriesExhausted: true, renewalNoticeHours: 72 },
     stripe: { apiUrl: 'https://api.stripe.com', timeoutMs: 20_000 },
+    pix: { timeoutMs: 15_000 },
     smtpUrl: null,
     mailFrom: 'Cobro <no-reply@cobro.invalid>',
     secretsKey: null,

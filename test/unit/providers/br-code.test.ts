@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { parsePix } from 'pix-utils';
 import type { EmvField, PixBrCodeInput } from '../../../src/providers/pix/br-code.ts';
 import {
   buildPixBrCode,
@@ -140,6 +141,26 @@ describe('buildPixBrCode', () => {
     for (const id of ['00', '26', '52', '53', '54', '58', '59', '60']) {
       assert.equal(field(ours, id), field(reference, id), `field ${id}`);
     }
+  });
+
+  test('is read back by the pix-utils parser: CRC, key, amount, txid and merchant as given', () => {
+    const code = buildPixBrCode({
+      pixKey: 'pagamentos@loja.com.br',
+      amountMinor: 1690n,
+      merchantName: 'Loja da Ana',
+      merchantCity: 'Sao Paulo',
+      txid: 'N40dHHngtwPHjotdU8u4rQ',
+    });
+    const parsed = parsePix(code) as Record<string, unknown>;
+    assert.ok(!parsed.error, JSON.stringify(parsed));
+    assert.equal(parsed.type, 'STATIC');
+    assert.equal(parsed.pixKey, 'pagamentos@loja.com.br');
+    assert.equal(parsed.transactionAmount, 16.9);
+    assert.equal(parsed.txid, 'N40dHHngtwPHjotdU8u4rQ');
+    assert.equal(parsed.merchantName, 'Loja da Ana');
+    assert.equal(parsed.merchantCity, 'Sao Paulo');
+    const altered = code.replace('16.90', '16.80');
+    assert.ok((parsePix(altered) as { error?: boolean }).error, 'a changed amount breaks the CRC');
   });
 
   test('encodes the key and merchant fields exactly like the BACEN manual example', () => {
