@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
@@ -9,6 +8,7 @@ import { AppError } from '../../src/domain/shared/errors.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { expectAppError } from '../support/app-errors.ts';
 import { createPreference } from '../support/builders.ts';
+import { logSink } from '../support/log-sink.ts';
 import { getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
@@ -26,18 +26,6 @@ let standIn: StripeStandIn;
 beforeEach(() => {
   standIn = standIns();
 });
-
-/** Every log line the app writes, through the production logger (its scrubbing included). */
-function logSink(): { lines: string[]; stream: Writable } {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { lines, stream };
-}
 
 describeBackends('Stripe connections with the Stripe stand-in', (build) => {
   const buildWith = (t: TestContext, options: BuildOptions = {}) =>

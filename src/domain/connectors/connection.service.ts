@@ -8,8 +8,14 @@ import type { SecretBox } from '../shared/secret-box.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { CardConnector } from './card-connector.ts';
 import { ConnectorError } from './card-connector.ts';
-import type { Connection, ConnectionView, ConnectorProvider, PixConnectionSettings } from './connection.ts';
-import { CARD_PROVIDERS, CONNECTOR_PROVIDERS, viewOf, webhookUrlFor } from './connection.ts';
+import type {
+  Connection,
+  ConnectionView,
+  ConnectorProvider,
+  PixConnectionSettings,
+  ShownConnection,
+} from './connection.ts';
+import { CARD_PROVIDERS, CONNECTOR_PROVIDERS, maskSecret, viewOf, webhookUrlFor } from './connection.ts';
 import type { PixAccess, PixClientCertificate, PixConnector, PixProfile } from './pix-connector.ts';
 import { PIX_PROFILES } from './pix-connector.ts';
 
@@ -43,6 +49,15 @@ export type RemoveResult = {
   /** Why it could not be deleted, for the merchant to delete it by hand; null when it was. */
   warning: string | null;
 };
+
+/**
+ * What testing a connection found: the processor accepts the stored key for the connected
+ * account, or why not (the connector's kinds of failure, the key now answering for another
+ * account, or a key this server's secrets key cannot open).
+ */
+export type ConnectionCheck =
+  | { ok: true; accountId: string; accountName: string | null }
+  | { ok: false; kind: ConnectorError['kind'] | 'OTHER_ACCOUNT' | 'UNREADABLE'; message: string };
 
 /**
  * A processor's failure as the API says it: a refused key is the caller's input, an outage is
@@ -403,6 +418,69 @@ export class ConnectionService {
       );
     });
     return { removed: viewOf(connection, this.publicUrl), endpointDeleted, warning };
+  }
+
+  /**
+   * The merchant's connections in `mode` as the dashboard shows them: a card processor's secret
+   * key masked (an API Pix connection's sealed secrets are not a key, and show nothing).
+   */
+  async shown(merchantId: string, mode: Mode): Promise<ShownConnection[]> {
+    const rows = await this.uow.read.connections.listConnections(merchantId);
+    return rows
+      .filter((c) => c.mode === mode)
+      .map((c) => {
+        const key = CARD_PROVIDERS.includes(c.provider) ? this.openKey(c) : null;
+        return { ...viewOf(c, this.publicUrl), secretKeyMasked: key === null ? null : maskSecret(key) };
+      });
+  }
+
+  /**
+   * Tests the merchant's card processor connection of `provider` in `mode` with the call
+   * connecting made (the account check, with the stored key): whether the processor still
+   * accepts the key, for the same account. Changes nothing.
+   */
+  async check(merchantId: string, provider: ConnectorProvider, mode: Mode): Promise<ConnectionCheck> {
+    if (!CARD_PROVIDERS.includes(provider)) {
+      throw new AppError('WRONG_INPUT', [`provider: testing a ${provider} connection is not available`]);
+    }
+    const connection = await this.uow.read.connections.getConnection(merchantId, mode, provider);
+    if (!connection) {
+      throw new AppError('NOT_FOUND', [`merchant ${merchantId} has no ${provider} connection in ${mode} mode`]);
+    }
+    const key = this.openKey(connection);
+    if (key === null) {
+      return {
+        ok: false,
+        kind: 'UNREADABLE',
+        message: "this server's secrets key cannot open the stored key (was SECRETS_KEY changed?); connect again",
+      };
+    }
+    let account: { id: string; name: string | null };
+    try {
+      account = await this.connector(provider).account(key);
+    } catch (error) {
+      if (error instanceof ConnectorError) {
+        return { ok: false, kind: error.kind, message: error.message };
+      }
+      throw error;
+    }
+    if (account.id !== connection.accountId) {
+      return {
+        ok: false,
+        kind: 'OTHER_ACCOUNT',
+        message: `the key now answers for account ${account.id}, not ${connection.accountId}`,
+      };
+    }
+    return { ok: true, accountId: account.id, accountName: account.name };
+  }
+
+  /** The stored secret key in clear, or null when this server's secrets key cannot open it. */
+  private openKey(connection: Connection): string | null {
+    try {
+      return this.box.open(connection.secretKeySealed);
+    } catch {
+      return null;
+    }
   }
 
   /** Whether a connector of the merchant settles `type` in `mode` (method availability asks this). */

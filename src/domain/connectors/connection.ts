@@ -57,6 +57,22 @@ export type ConnectionView = Omit<Connection, 'id' | 'secretKeySealed' | 'webhoo
   webhookUrl: string;
 };
 
+/**
+ * A connection as the dashboard shows it to its owners and admins: the view, and its secret key
+ * masked, so the merchant can tell which key is in use; null when this server's secrets key can
+ * no longer open it.
+ */
+export type ShownConnection = ConnectionView & { secretKeyMasked: string | null };
+
+/**
+ * A secret as a page may show it: its kind and mode (`sk_test_`) and its last four characters,
+ * `sk_test_…4242`. A short one shows no character of its own.
+ */
+export function maskSecret(secret: string): string {
+  const prefix = /^[a-z]{2,6}_(?:live|test)_/.exec(secret)?.[0] ?? '';
+  return secret.length - prefix.length >= 16 ? `${prefix}…${secret.slice(-4)}` : `${prefix}…`;
+}
+
 /** Where the processor sends a connection's events: under PUBLIC_URL, unique to the connection. */
 export function webhookUrlFor(publicUrl: string, provider: ConnectorProvider, webhookId: string): string {
   return `${publicUrl}/connectors/${provider}/webhooks/${webhookId}`;

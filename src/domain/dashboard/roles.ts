@@ -21,7 +21,7 @@ export const ACTIONS = [
   'keys.write',
   /** Webhook endpoints, test events, redelivery, the preference-webhook secret. */
   'webhooks.write',
-  /** Business profile and payment settings. */
+  /** Business profile, payment settings and payment connections (the merchant's processor accounts). */
   'settings.write',
   /** Invite, change roles, remove members; read the audit log. */
   'team.manage',

@@ -25,6 +25,7 @@ import { eventsRoutes } from './routes/events.routes.ts';
 import { homeRoutes } from './routes/home.routes.ts';
 import { invitationsRoutes } from './routes/invitations.routes.ts';
 import { passwordResetRoutes } from './routes/password-reset.routes.ts';
+import { paymentConnectionsRoutes } from './routes/payment-connections.routes.ts';
 import { paymentLinksRoutes } from './routes/payment-links.routes.ts';
 import { paymentOrdersRoutes } from './routes/payment-orders.routes.ts';
 import { recurrentPaymentsRoutes } from './routes/recurrent-payments.routes.ts';
@@ -269,5 +270,6 @@ export const dashboardPages: FastifyPluginAsync<DashboardPagesOptions> = async (
     auditLogRoutes(router);
     settingsRoutes(router);
     businessProfileRoutes(router);
+    paymentConnectionsRoutes(router);
   });
 };

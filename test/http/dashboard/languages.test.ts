@@ -30,6 +30,10 @@ describeBackends('dashboard languages', (build) => {
       ['/dashboard/test/webhook_endpoints', { en: 'New endpoint', es: 'Nuevo endpoint', pt: 'Novo endpoint' }],
       ['/dashboard/test/settings/profile', { en: 'Save profile', es: 'Guardar perfil', pt: 'Salvar perfil' }],
       ['/dashboard/test/settings/team', { en: 'Invite someone', es: 'Invitar a alguien', pt: 'Convidar alguém' }],
+      [
+        '/dashboard/test/settings/connections',
+        { en: 'use test keys here', es: 'usa aquí claves de prueba', pt: 'use aqui chaves de teste' },
+      ],
     ];
     for (const [path, words] of pages) {
       const en = await browser.get(path);

@@ -40,6 +40,9 @@ const ACTIONS: [string, Action][] = [
   [`/events/${NO_SUCH}/redeliver`, 'webhooks.write'],
   ['/settings/payments', 'settings.write'],
   ['/settings/profile/logo/remove', 'settings.write'],
+  ['/settings/connections/stripe', 'settings.write'],
+  ['/settings/connections/stripe/test', 'settings.write'],
+  ['/settings/connections/stripe/remove', 'settings.write'],
   ['/settings/team/invite', 'team.manage'],
   [`/settings/team/${NO_SUCH}/role`, 'team.manage'],
   [`/settings/team/${NO_SUCH}/remove`, 'team.manage'],
@@ -58,6 +61,7 @@ const PAGES = [
   '/settings',
   '/settings/profile',
   '/settings/payments',
+  '/settings/connections',
 ];
 
 /** Forms every signed-in person may use: their own session and security. */

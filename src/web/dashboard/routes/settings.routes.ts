@@ -29,6 +29,7 @@ async function showSettingsIndex({ ctx, render }: DashRequest) {
   const links = [
     { href: `${base}/settings/profile`, label: tr('Business profile'), show: true },
     { href: `${base}/settings/payments`, label: tr('Payment settings'), show: true },
+    { href: `${base}/settings/connections`, label: tr('Payment connections'), show: ctx.can('settings.write') },
     { href: `${base}/settings/security`, label: tr('Security'), show: true },
     { href: `${base}/settings/team`, label: tr('Team'), show: ctx.can('team.manage') },
     { href: `${base}/settings/audit`, label: tr('Audit log'), show: ctx.can('team.manage') },

@@ -22,15 +22,18 @@ export function fieldErrors<F extends string>(list: readonly FieldProblem<F>[]):
   return errors;
 }
 
-/** A labelled text input with its hint and error, as the other dashboard forms write them. */
-function textField<F extends string>(
+/**
+ * A labelled text input with its hint and error, as the other dashboard forms write them. A
+ * `password` field is for a secret: give it an empty value, so a page never sends one back.
+ */
+export function textField<F extends string>(
   key: F,
   label: string,
   value: string,
   errors: FieldErrors<F>,
   opts: {
     hint?: string;
-    type?: 'text' | 'email';
+    type?: 'text' | 'email' | 'password';
     maxlength?: number;
     placeholder?: string;
     autocomplete?: string;

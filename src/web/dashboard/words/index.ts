@@ -1,3 +1,4 @@
+import { connectionsWords } from './connections.ts';
 import { developersWords } from './developers.ts';
 import { frameWords } from './frame.ts';
 import { homeWords } from './home.ts';
@@ -11,6 +12,7 @@ import type { Words } from './words.ts';
  * (tested).
  */
 export const AREAS: Record<string, Words> = {
+  connections: connectionsWords,
   developers: developersWords,
   frame: frameWords,
   home: homeWords,
@@ -21,6 +23,7 @@ export const AREAS: Record<string, Words> = {
 
 /** Every text a dashboard page may show: a text without its translations does not compile. */
 export type DashboardText =
+  | keyof typeof connectionsWords
   | keyof typeof developersWords
   | keyof typeof frameWords
   | keyof typeof homeWords
