@@ -202,6 +202,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     chainObserver,
     orderCore,
     pixCharges,
+    cardSubscriptions,
   } = buildPayments({
     config,
     uow,
@@ -251,8 +252,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     connectors: {
       connections,
       events: new ConnectorEventService(uow, clock, connections, orderCore),
-      intents: new CardIntentService(uow, connections, orderCore),
+      intents: new CardIntentService(uow, connections, orderCore, cardSubscriptions),
       pix: pixCharges,
+      cardSubscriptions,
     },
     subscriptions,
     signer,

@@ -1,0 +1,312 @@
+import type { ConnectorCardRenewals } from '../payment-orders/card-renewals.port.ts';
+import type { PaymentOrderCore } from '../payment-orders/payment-order.core.ts';
+import type { PaymentOrder, PaymentOrderChanges } from '../payment-orders/payment-order.ts';
+import type { Repositories } from '../repositories/repositories.ts';
+import { AppError } from '../shared/errors.ts';
+import type { LinkSigner } from '../shared/link-signer.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
+import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
+import type { CardConnector, IntentView } from './card-connector.ts';
+import { ConnectorError } from './card-connector.ts';
+import type { CardRenewalMailer } from './card-renewal-mail.ts';
+import { isRenewalConfirmationLink } from './card-renewal-mail.ts';
+import type { ConnectionService } from './connection.service.ts';
+import type { Connection, ConnectorProvider } from './connection.ts';
+import { CARD_PROVIDERS } from './connection.ts';
+
+/** A card kept at a processor for a subscription: its customer and the card (payment method) on it. */
+export type SavedCard = { provider: ConnectorProvider; customerId: string; paymentMethodId: string };
+
+/** How a subscription records a card kept at a processor: `<provider>:<customer>:<payment method>`. */
+export function savedCardToken(provider: ConnectorProvider, intent: IntentView): string | null {
+  return intent.customerId && intent.paymentMethodId
+    ? `${provider}:${intent.customerId}:${intent.paymentMethodId}`
+    : null;
+}
+
+export function parseSavedCard(token: string | null): SavedCard | null {
+  const parts = token?.split(':') ?? [];
+  const [provider, customerId, paymentMethodId] = parts;
+  if (parts.length !== 3 || !customerId || !paymentMethodId) {
+    return null;
+  }
+  const known = CARD_PROVIDERS.find((p) => p === provider);
+  return known ? { provider: known, customerId, paymentMethodId } : null;
+}
+
+/** Whether the intent's money is the order's: its amount, and what it received, in the order's currency. */
+export function paysOrder(order: PaymentOrder, intent: IntentView): boolean {
+  return (
+    intent.received?.currency === order.chargedCurrency &&
+    intent.received.amountMinor === order.chargedAmountMinor &&
+    intent.amount?.amountMinor === order.chargedAmountMinor
+  );
+}
+
+/** Whether the try needs the payer (their bank wants 3-D Secure) rather than another card. */
+function needsPayer(intent: IntentView): boolean {
+  return intent.outcome === 'PAYER_ACTION' || intent.failure?.code === 'authentication_required';
+}
+
+/** What the payer's confirmation page needs: the order, its intent's client secret, the publishable key. */
+export type RenewalConfirmation = {
+  rec: RecurrentPayment;
+  order: PaymentOrder;
+  publishableKey: string;
+  clientSecret: string | null;
+  paymentMethodId: string | null;
+};
+
+export type CardSubscriptionOptions = {
+  /** How long a renewal waits for the payer to confirm it with their bank before the try counts as failed. */
+  payerWaitMs: number;
+};
+
+type Access = { connection: Connection; connector: CardConnector; secretKey: string };
+
+/**
+ * Card subscriptions through a merchant's processor connection (INTERFACE §11.1): the first
+ * payment saves the card on a customer of the subscriber; each renewal try is an off-session
+ * charge keyed by (subscription, period, attempt), so a rerun of the billing, or a lost answer,
+ * never charges twice. A decline fails the try into the subscription's dunning; a card whose
+ * bank wants the payer keeps the order open and mails them a link to confirm it.
+ */
+export class CardSubscriptionService implements ConnectorCardRenewals {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly connections: ConnectionService,
+    private readonly orders: PaymentOrderCore,
+    private readonly mailer: CardRenewalMailer,
+    private readonly signer: LinkSigner,
+    private readonly options: CardSubscriptionOptions,
+  ) {}
+
+  handles(cardToken: string | null): boolean {
+    return parseSavedCard(cardToken) !== null;
+  }
+
+  /**
+   * The customer a subscription's first payment saves the card on: one per subscription, keyed
+   * by it at the processor (a retry gets the same one). Null for an order of no subscription.
+   */
+  async customerFor(access: Access, order: PaymentOrder): Promise<{ customerId: string } | null> {
+    if (order.recurrentPaymentId === null) {
+      return null;
+    }
+    const rec = await this.uow.read.recurrentPayments.getById(order.recurrentPaymentId);
+    const payer = rec?.payer ?? order.payer;
+    const name = [payer.firstName, payer.lastName].filter(Boolean).join(' ');
+    const customer = await access.connector.createCustomer(access.secretKey, {
+      subscriptionId: order.recurrentPaymentId,
+      email: payer.email,
+      name: name === '' ? null : name,
+    });
+    return { customerId: customer.id };
+  }
+
+  /**
+   * What closing a subscription's order on a verified success records: the card the intent was
+   * paid with (a first payment's becomes the subscription's saved card) and its brand and last four.
+   */
+  closing(provider: ConnectorProvider, intent: IntentView): { changes: PaymentOrderChanges; cardToken: string | null } {
+    const card = intent.card;
+    return {
+      changes: {
+        receivedAmountMinor: intent.received?.amountMinor ?? null,
+        ...(card ? { instructions: { type: 'CARD', brand: card.brand, last4: card.last4, exp_month: 0, exp_year: 0 } } : {}),
+      },
+      cardToken: savedCardToken(provider, intent),
+    };
+  }
+
+  async charge(order: PaymentOrder, cardToken: string, rec: RecurrentPayment): Promise<PaymentOrder> {
+    const saved = parseSavedCard(cardToken);
+    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    if (!saved || !access || access.connection.provider !== saved.provider) {
+      return this.reject(order, {
+        code: 'card_connector_missing',
+        message: 'the card processor the card was saved with is no longer connected',
+      });
+    }
+    let intent: IntentView;
+    try {
+      intent = order.providerRef
+        ? await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef)
+        : await access.connector.chargeSavedCard(access.secretKey, {
+            orderId: order.id,
+            preferenceId: order.checkoutPreferenceId,
+            amount: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
+            description: order.title,
+            customerId: saved.customerId,
+            paymentMethodId: saved.paymentMethodId,
+            idempotencyKey: `cobro-pi-renew-${rec.id}-${order.periodIndex}-${order.periodAttempt}`,
+          });
+    } catch (error) {
+      if (error instanceof ConnectorError && error.kind !== 'UNAVAILABLE') {
+        return this.reject(order, { code: 'processor_error', message: error.message });
+      }
+      // No answer: the try stays open, and the next billing run asks again under the same key.
+      return order;
+    }
+    return this.apply(access.connection, order, intent, rec);
+  }
+
+  async withdraw(order: PaymentOrder, rec: RecurrentPayment): Promise<PaymentOrder> {
+    const saved = parseSavedCard(rec.cardToken);
+    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    if (order.providerRef && access && saved) {
+      const intent = await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef);
+      if (intent.outcome === 'SETTLE' && paysOrder(order, intent)) {
+        return this.close(access.connection, order, intent, rec);
+      }
+    }
+    return this.reject(order, { code: 'canceled', message: 'the subscription was cancelled before this renewal was paid' });
+  }
+
+  /**
+   * What the payer's bank decided, asked of the processor (the payer came back from confirming,
+   * or the page was opened again): the order closes on a success in its amount.
+   */
+  async settle(order: PaymentOrder): Promise<PaymentOrder> {
+    const rec = order.recurrentPaymentId
+      ? await this.uow.read.recurrentPayments.getById(order.recurrentPaymentId)
+      : undefined;
+    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    if (!rec || !access || !order.providerRef || order.status !== 'OPENED') {
+      return order;
+    }
+    let intent: IntentView;
+    try {
+      intent = await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef);
+    } catch {
+      return order;
+    }
+    if (intent.outcome === 'SETTLE' && paysOrder(order, intent)) {
+      return this.close(access.connection, order, intent, rec).catch(() => order);
+    }
+    return order;
+  }
+
+  /**
+   * The renewal a signed confirmation link names, with what its page mounts: null unless the
+   * signature is this subscription's and this order's, and the order is a renewal of it.
+   */
+  async confirmation(recId: string, orderId: string, sig: string): Promise<RenewalConfirmation | null> {
+    if (!isRenewalConfirmationLink(this.signer, recId, orderId, sig)) {
+      return null;
+    }
+    const [rec, order] = await Promise.all([
+      this.uow.read.recurrentPayments.getById(recId),
+      this.uow.read.orders.getById(orderId),
+    ]);
+    if (!rec || !order || order.recurrentPaymentId !== rec.id || order.periodAttempt === null) {
+      return null;
+    }
+    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    if (!access || !order.providerRef) {
+      return null;
+    }
+    const current = order.status === 'OPENED' ? await this.settle(order) : order;
+    let intent: IntentView | null = null;
+    if (current.status === 'OPENED') {
+      intent = await access.connector.retrieveIntent(access.secretKey, order.providerRef).catch(() => null);
+    }
+    return {
+      rec,
+      order: current,
+      publishableKey: access.connection.publishableKey,
+      clientSecret: intent?.clientSecret ?? null,
+      paymentMethodId: intent?.paymentMethodId ?? parseSavedCard(rec.cardToken)?.paymentMethodId ?? null,
+    };
+  }
+
+  /** What the processor's answer makes of the try. */
+  private async apply(
+    connection: Connection,
+    order: PaymentOrder,
+    intent: IntentView,
+    rec: RecurrentPayment,
+  ): Promise<PaymentOrder> {
+    if (intent.outcome === 'SETTLE') {
+      if (!paysOrder(order, intent)) {
+        // Not the order's money: kept open for the merchant to look at, never closed on it.
+        return this.record(order, intent.id);
+      }
+      return this.close(connection, order, intent, rec);
+    }
+    if (needsPayer(intent)) {
+      const now = this.orders.now(order);
+      if (now - order.createdAt >= this.options.payerWaitMs) {
+        return this.reject(order, {
+          code: 'authentication_required',
+          message: 'the payer did not confirm the payment with their bank in time',
+          providerRef: intent.id,
+        });
+      }
+      return this.uow.transaction(async (repos) => {
+        const current = await repos.orders.getById(order.id);
+        if (!current || current.status !== 'OPENED' || current.providerRef === intent.id) {
+          return current ?? order;
+        }
+        await this.updateOpen(repos, current, { providerRef: intent.id }, now);
+        // Once per try: the intent is recorded in this same transaction.
+        await this.mailer.queue(repos, rec, current, now);
+        return { ...current, providerRef: intent.id, updatedAt: now };
+      });
+    }
+    if (intent.outcome === 'FAILED_TRY' || intent.outcome === 'FAILED') {
+      return this.reject(order, {
+        code: intent.failure?.code ?? 'card_declined',
+        message: intent.failure?.message ?? 'the card was declined',
+        providerRef: intent.id,
+      });
+    }
+    return this.record(order, intent.id);
+  }
+
+  private async record(order: PaymentOrder, intentId: string): Promise<PaymentOrder> {
+    if (order.providerRef === intentId) {
+      return order;
+    }
+    const now = this.orders.now(order);
+    return this.uow.transaction(async (repos) => {
+      await this.updateOpen(repos, order, { providerRef: intentId }, now);
+      return { ...order, providerRef: intentId, updatedAt: now };
+    });
+  }
+
+  private async updateOpen(repos: Repositories, order: PaymentOrder, changes: PaymentOrderChanges, now: number) {
+    if (!(await repos.orders.update(order.id, 'OPENED', changes, now))) {
+      throw new AppError('CONFLICT', [`payment order ${order.id} changed meanwhile`]);
+    }
+  }
+
+  private close(connection: Connection, order: PaymentOrder, intent: IntentView, rec: RecurrentPayment) {
+    const now = this.orders.now(order);
+    const { changes } = this.closing(connection.provider, intent);
+    return this.uow.transaction((repos) =>
+      this.orders.close(repos, order, { ...changes, providerRef: intent.id }, now, null, rec),
+    );
+  }
+
+  private reject(
+    order: PaymentOrder,
+    failure: { code: string; message: string; providerRef?: string },
+  ): Promise<PaymentOrder> {
+    const now = this.orders.now(order);
+    return this.uow.transaction((repos) =>
+      this.orders.moveOrThrow(
+        repos,
+        order,
+        'REJECTED',
+        {
+          failureCode: failure.code,
+          failureMessage: failure.message,
+          ...(failure.providerRef ? { providerRef: failure.providerRef } : {}),
+        },
+        now,
+        'rejected',
+      ),
+    );
+  }
+}
