@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import { CardRenewalMailer } from '../domain/connectors/card-renewal-mail.ts';
 import { CardSubscriptionService } from '../domain/connectors/card-subscription.service.ts';
+import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';

@@ -153,7 +153,7 @@ export class StripeStandIn {
   readonly apiVersion: string;
   private readonly operations: Operation[];
   private readonly idempotency = new Map<string, Stored>();
-  private readonly faults: { path: RegExp; kind: 'hang' | 'status'; status: number; count: number }[] = [];
+  private readonly faults: { path: RegExp; kind: 'hang' | 'status' | 'drop'; status: number; count: number }[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
   url = '';
@@ -207,6 +207,11 @@ export class StripeStandIn {
   /** The next `count` requests to a path matching `path` are carried out but never answered. */
   hang(path: RegExp, count = 1): void {
     this.faults.push({ path, kind: 'hang', status: 0, count });
+  }
+
+  /** The next `count` requests to a path matching `path` find Stripe down: the connection is cut before anything is done. */
+  drop(path: RegExp, count = 1): void {
+    this.faults.push({ path, kind: 'drop', status: 0, count });
   }
 
   /** The next `count` requests to a path matching `path` answer `status` (kept under their idempotency key, as Stripe does). */
@@ -326,10 +331,7 @@ export class StripeStandIn {
           };
     intent.status = 'requires_payment_method';
     intent.last_payment_error = { type: 'card_error', ...error, payment_method: { ...card, account: undefined } };
-    return [
-      402,
-      { error: { type: 'card_error', ...error, payment_intent: { ...intent, account: undefined } } },
-    ];
+    return [402, { error: { type: 'card_error', ...error, payment_intent: { ...intent, account: undefined } } }];
   }
 
   private intent(intentId: string): Json & { id: string; account: string } {
@@ -415,6 +417,13 @@ export class StripeStandIn {
       ]),
     );
 
+    const down = this.faults.find((f) => f.count > 0 && f.kind === 'drop' && f.path.test(url.pathname));
+    if (down) {
+      down.count--;
+      req.socket.destroy();
+      return;
+    }
+
     // Idempotency, as Stripe keeps it: per account and key, the first answer replayed.
     const key = method === 'POST' ? recorded.idempotencyKey : null;
     const storeKey = key ? `${account.id}:${key}` : null;
@@ -431,7 +440,7 @@ export class StripeStandIn {
       }
       return send(stored.status, stored.body, { 'idempotent-replayed': 'true' });
     }
-    const fault = this.faults.find((f) => f.count > 0 && f.path.test(url.pathname));
+    const fault = this.faults.find((f) => f.count > 0 && f.kind !== 'drop' && f.path.test(url.pathname));
     if (fault) {
       fault.count--;
     }

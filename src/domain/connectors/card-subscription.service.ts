@@ -6,7 +6,7 @@ import { AppError } from '../shared/errors.ts';
 import type { LinkSigner } from '../shared/link-signer.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
-import type { CardConnector, IntentView } from './card-connector.ts';
+import type { CardConnector, IntentOutcome, IntentView } from './card-connector.ts';
 import { ConnectorError } from './card-connector.ts';
 import type { CardRenewalMailer } from './card-renewal-mail.ts';
 import { isRenewalConfirmationLink } from './card-renewal-mail.ts';
@@ -55,6 +55,10 @@ export type RenewalConfirmation = {
   publishableKey: string;
   clientSecret: string | null;
   paymentMethodId: string | null;
+  /** What the processor says of the try now (null once the order is settled, or when it could not be asked). */
+  outcome: IntentOutcome | null;
+  /** The processor's status word, which tells the page how to hand the payer to their bank. */
+  status: string | null;
 };
 
 export type CardSubscriptionOptions = {
@@ -113,7 +117,9 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
     return {
       changes: {
         receivedAmountMinor: intent.received?.amountMinor ?? null,
-        ...(card ? { instructions: { type: 'CARD', brand: card.brand, last4: card.last4, exp_month: 0, exp_year: 0 } } : {}),
+        ...(card
+          ? { instructions: { type: 'CARD', brand: card.brand, last4: card.last4, exp_month: 0, exp_year: 0 } }
+          : {}),
       },
       cardToken: savedCardToken(provider, intent),
     };
@@ -160,7 +166,10 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
         return this.close(access.connection, order, intent, rec);
       }
     }
-    return this.reject(order, { code: 'canceled', message: 'the subscription was cancelled before this renewal was paid' });
+    return this.reject(order, {
+      code: 'canceled',
+      message: 'the subscription was cancelled before this renewal was paid',
+    });
   }
 
   /**
@@ -217,6 +226,8 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
       publishableKey: access.connection.publishableKey,
       clientSecret: intent?.clientSecret ?? null,
       paymentMethodId: intent?.paymentMethodId ?? parseSavedCard(rec.cardToken)?.paymentMethodId ?? null,
+      outcome: intent?.outcome ?? null,
+      status: intent?.status ?? null,
     };
   }
 
@@ -245,7 +256,7 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
       }
       return this.uow.transaction(async (repos) => {
         const current = await repos.orders.getById(order.id);
-        if (!current || current.status !== 'OPENED' || current.providerRef === intent.id) {
+        if (current?.status !== 'OPENED' || current.providerRef === intent.id) {
           return current ?? order;
         }
         await this.updateOpen(repos, current, { providerRef: intent.id }, now);

@@ -1,0 +1,363 @@
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { beforeEach, test } from 'node:test';
+import { sql } from 'kysely';
+import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
+import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
+import { newId } from '../../src/domain/shared/ids.ts';
+import { createPaymentLink, createPreference } from '../support/builders.ts';
+import { getOrder, pay } from '../support/payments.ts';
+import type { StripeStandIn } from '../support/stripe-stand-in.ts';
+import { useStripeStandIn } from '../support/stripe-stand-in.ts';
+import type { BuildOptions, TestApp } from '../support/test-app.ts';
+import { describeBackends } from '../support/test-app.ts';
+
+/*
+ * Card subscriptions of a merchant whose Stripe account is connected (test keys), against the
+ * Stripe stand-in, which checks every request against Stripe's published request schemas:
+ * the first payment keeps the card on a Stripe customer, renewals are off-session charges of it.
+ */
+
+const standIns = useStripeStandIn();
+let standIn: StripeStandIn;
+beforeEach(() => {
+  standIn = standIns();
+});
+
+type Subscribed = {
+  recId: string;
+  accountId: string;
+  customerId: string;
+  first: PaymentOrder;
+  intentId: string;
+  endpoint: { secret: string };
+  post: (event: { payload: string; headers: Record<string, string> }) => Promise<{ statusCode: number; body: string }>;
+};
+
+describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (build) => {
+  const buildWith = (t: TestContext, options: BuildOptions = {}) =>
+    build(t, { ...options, env: { STRIPE_API_URL: standIn.url, STRIPE_TIMEOUT_MS: '300', ...options.env } });
+
+  const subscription = async (ctx: TestApp, recId: string) => {
+    const res = await ctx.app.inject({ url: `/v1/recurrent_payments/${recId}`, headers: ctx.merchant.authHeaders });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as { status: string; periods_paid: number; next_payment_date: string | null };
+  };
+
+  const savedCard = async (ctx: TestApp, recId: string) =>
+    (await ctx.cobro.database.uow.read.recurrentPayments.getById(recId))?.cardToken ?? null;
+
+  const renewals = async (ctx: TestApp, recId: string) => {
+    const res = await ctx.app.inject({
+      url: `/v1/payment_orders?recurrent_payment_id=${recId}`,
+      headers: ctx.merchant.authHeaders,
+    });
+    return (res.json().data as { id: string; status: string; failure_code?: string | null }[]).filter(
+      (o) => o.id !== undefined,
+    );
+  };
+
+  /** This subscriber's renewals at the stand-in (shared by the file's tests): the intents, and the requests that made them. */
+  const offSessionIntents = (s: Subscribed) =>
+    [...standIn.paymentIntents.values()].filter(
+      (i) => i.account === s.accountId && i.customer === s.customerId && i.setup_future_usage === null,
+    );
+  const offSessionRequests = (s: Subscribed) =>
+    standIn.requests.filter(
+      (r) => r.operation === 'POST /v1/payment_intents' && r.params.off_session && r.params.customer === s.customerId,
+    );
+
+  /** Lets the merchant's test clock reach the subscription's next due date and runs the billing. */
+  const bill = async (ctx: TestApp, recId: string) => {
+    const due = (await subscription(ctx, recId)).next_payment_date;
+    assert.ok(due, 'the subscription has a next payment date');
+    const ahead = Date.parse(due) - ctx.clock.now().getTime();
+    if (ahead > 0) {
+      ctx.clock.advance(ahead);
+    }
+    await ctx.cobro.billing.runBilling();
+  };
+
+  /**
+   * Ana subscribes to 12 USD a month for six months, paying by card: the connected Stripe
+   * account takes the first payment (its card fields are Stripe's), and a verified
+   * payment_intent.succeeded closes it.
+   */
+  const subscribe = async (ctx: TestApp): Promise<Subscribed> => {
+    const { connections, intents } = ctx.cobro.services.connectors;
+    const account = standIn.addAccount();
+    const view = await connections.connect(
+      ctx.merchant.id,
+      'stripe',
+      { secretKey: account.secretKey, publishableKey: account.publishableKey },
+      CLI_ACTOR,
+    );
+    const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
+    assert.ok(endpoint);
+    const link = await createPaymentLink(ctx.app, ctx.merchant, {
+      title: 'Club del Té',
+      amount: 12,
+      currency: 'USD',
+      interval_type: 'MONTH',
+      interval_count: 6,
+    });
+    const pref = await createPreference(ctx.app, ctx.merchant, {
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['CARD'],
+    });
+    // A first try declined by the built-in processor makes the subscription (INCOMPLETE).
+    const declined = await pay(ctx.app, ctx.merchant, pref.id, {
+      outcome: 'REJECTED',
+      payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
+    });
+    assert.equal(declined.statusCode, 201, declined.body);
+    const recId = String(declined.json().recurrent_payment_id);
+    const rejected = await ctx.cobro.database.uow.read.orders.getById(declined.json().id);
+    assert.ok(rejected);
+    // The checkout's Stripe card step opens the next try without card data, as it will for a
+    // connected merchant; here the order is opened as that step opens it.
+    const now = ctx.clock.now().getTime();
+    const first: PaymentOrder = {
+      ...rejected,
+      id: newId(),
+      status: 'OPENED',
+      instructions: null,
+      providerRef: null,
+      failureCode: null,
+      failureMessage: null,
+      sequence: 1,
+      expiresAt: now + 15 * 60_000,
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+    };
+    await ctx.cobro.database.uow.transaction(async (repos) => {
+      await repos.orders.insert(first);
+      await repos.preferences.setLatestOrder(pref.id, first.id, now);
+    });
+    const intent = await intents.intentFor(first);
+    const customerId = String(standIn.paymentIntents.get(intent.id)?.customer);
+    const path = new URL(view.webhookUrl).pathname;
+    const post = (event: { payload: string; headers: Record<string, string> }) =>
+      ctx.app.inject({ method: 'POST', url: path, headers: event.headers, payload: event.payload });
+    return { recId, accountId: account.id, customerId, first, intentId: intent.id, endpoint, post };
+  };
+
+  /** The payer pays the first period in Stripe's fields; Stripe sends the signed event. */
+  const payFirst = async (ctx: TestApp, s: Subscribed) => {
+    const res = await s.post(standIn.event(s.endpoint, 'payment_intent.succeeded', standIn.succeed(s.intentId)));
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, s.first.id)).status, 'CLOSED');
+  };
+
+  test('the first payment saves the card: a Stripe customer per subscriber, and the card paid with kept for renewals', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    const intent = standIn.paymentIntents.get(s.intentId);
+    const customer = standIn.customers.get(String(intent?.customer));
+    assert.ok(customer, 'the intent belongs to a customer');
+    assert.equal(intent?.setup_future_usage, 'off_session');
+    assert.deepEqual(customer.metadata, { cobro_recurrent_payment_id: s.recId });
+    assert.equal(customer.email, 'ana@example.com');
+    assert.equal(customer.name, 'Ana Souza');
+    const created = standIn.requests.filter((r) => r.idempotencyKey === `cobro-cus-${s.recId}`);
+    assert.equal(created.length, 1);
+    assert.equal(created[0]?.operation, 'POST /v1/customers');
+    assert.equal(await savedCard(ctx, s.recId), null, 'nothing is saved before the payment succeeds');
+
+    await payFirst(ctx, s);
+    const pm = String(standIn.paymentIntents.get(s.intentId)?.payment_method);
+    assert.equal(await savedCard(ctx, s.recId), `stripe:${customer.id}:${pm}`);
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 1);
+  });
+
+  test('a renewal is an off-session charge of the saved card: CLOSED and the period paid, once however often the billing runs', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    const saved = String(await savedCard(ctx, s.recId)).split(':');
+    await bill(ctx, s.recId);
+    await ctx.cobro.billing.runBilling();
+    await ctx.cobro.runJobs();
+
+    const charges = offSessionIntents(s);
+    assert.equal(charges.length, 1, 'one intent at Stripe');
+    const sent = offSessionRequests(s);
+    assert.equal(sent.length, 1, 'a later run asks nothing more of Stripe for a paid period');
+    assert.equal(sent[0]?.idempotencyKey, `cobro-pi-renew-${s.recId}-1-1`);
+    assert.deepEqual(
+      { ...sent[0]?.params, metadata: undefined },
+      {
+        amount: 1200,
+        currency: 'usd',
+        payment_method_types: ['card'],
+        description: 'Club del Té',
+        customer: saved[1],
+        payment_method: saved[2],
+        off_session: true,
+        confirm: true,
+        metadata: undefined,
+      },
+    );
+    const orders = await renewals(ctx, s.recId);
+    const renewal = orders.find((o) => o.id !== s.first.id && o.status === 'CLOSED');
+    assert.ok(renewal, JSON.stringify(orders));
+    assert.equal((sent[0]?.params.metadata as Record<string, string> | undefined)?.cobro_payment_order_id, renewal.id);
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2);
+  });
+
+  test('Stripe not answering leaves the try open; the next run asks again under the same key and the card is charged once', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    // Stripe is down for every try of the package (the first and its two retries).
+    standIn.drop(/^\/v1\/payment_intents$/, 3);
+    await bill(ctx, s.recId);
+    const open = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
+    assert.equal(open.length, 1, 'the renewal stays open');
+    assert.equal((await subscription(ctx, s.recId)).periods_paid, 1);
+
+    await ctx.cobro.billing.runBilling();
+    assert.equal(offSessionIntents(s).length, 1, 'one intent at Stripe');
+    const keys = new Set(offSessionRequests(s).map((r) => r.idempotencyKey));
+    assert.deepEqual([...keys], [`cobro-pi-renew-${s.recId}-1-1`]);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, open[0]?.id ?? '')).status, 'CLOSED');
+    assert.equal((await subscription(ctx, s.recId)).periods_paid, 2);
+  });
+
+  test('a 500 from Stripe, which it replays under the key, ends the try into the retries: the next try charges once', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    standIn.fail(/^\/v1\/payment_intents$/, 500);
+    const lists = () => standIn.requests.filter((r) => r.operation === 'GET /v1/payment_intents').length;
+    const listedBefore = lists();
+    await bill(ctx, s.recId);
+    const [failed] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'REJECTED' && o.id !== s.first.id);
+    assert.equal(failed?.failure_code, 'processor_error');
+    assert.equal((await subscription(ctx, s.recId)).status, 'UNPAID');
+    assert.equal(lists(), listedBefore + 1, 'Stripe was asked whether the failed call made an intent');
+    assert.equal(offSessionIntents(s).length, 0);
+
+    await bill(ctx, s.recId);
+    assert.equal(offSessionIntents(s).length, 1);
+    assert.equal(
+      standIn.requests.filter((r) => r.idempotencyKey === `cobro-pi-renew-${s.recId}-1-2`).length,
+      1,
+      'the retry is a new try with its own key',
+    );
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2);
+  });
+
+  test('a declined renewal is REJECTED into the dunning; the retry, a new try with its own key, succeeds', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    standIn.nextOffSession('decline');
+    await bill(ctx, s.recId);
+    const [declined] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'REJECTED' && o.id !== s.first.id);
+    assert.equal(declined?.failure_code, 'insufficient_funds');
+    const unpaid = await subscription(ctx, s.recId);
+    assert.equal(unpaid.status, 'UNPAID');
+    assert.equal(unpaid.periods_paid, 1);
+
+    await bill(ctx, s.recId);
+    const keys = offSessionRequests(s).map((r) => r.idempotencyKey);
+    assert.deepEqual(keys, [`cobro-pi-renew-${s.recId}-1-1`, `cobro-pi-renew-${s.recId}-1-2`]);
+    assert.equal(offSessionIntents(s).filter((i) => i.status === 'succeeded').length, 1);
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2);
+  });
+
+  test('a renewal the bank wants the payer for stays open; the payer gets a mail in their language, confirms on the page, and the return page says paid', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    // Ana subscribed on the Spanish checkout.
+    await sql`update recurrent_payments set payer_language = 'es' where id = ${s.recId}`.execute(ctx.cobro.database.db);
+    standIn.nextOffSession('authentication_required');
+    await bill(ctx, s.recId);
+    await ctx.cobro.billing.runBilling();
+    const [open] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
+    assert.ok(open, 'the renewal stays open');
+    assert.equal((await subscription(ctx, s.recId)).status, 'ACTIVE');
+
+    const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
+    const asked = (mails.json().data as { to: string; subject: string; text: string }[]).filter((m) =>
+      m.subject.startsWith('Confirma tu pago'),
+    );
+    assert.equal(asked.length, 1, 'one mail, however often the billing runs');
+    assert.equal(asked[0]?.to, 'ana@example.com');
+    assert.match(asked[0]?.text ?? '', /Tu banco pide que confirmes la renovación de "Club del Té"/);
+    const link = /Confirma el pago aquí: (\S+)/.exec(asked[0]?.text ?? '')?.[1];
+    assert.ok(link, asked[0]?.text);
+    const url = new URL(link);
+    assert.equal(url.pathname, `/subscriptions/${s.recId}/renewals/${open.id}`);
+
+    const page = await ctx.app.inject({ url: `${url.pathname}${url.search}`, headers: { 'accept-language': 'es' } });
+    assert.equal(page.statusCode, 200, page.body);
+    const intent = offSessionIntents(s)[0];
+    assert.ok(intent);
+    assert.match(page.body, /<script src="https:\/\/js\.stripe\.com\/v3\/"/);
+    assert.ok(page.body.includes(String(intent.client_secret)), 'the page mounts the intent’s client secret');
+    assert.match(String(page.headers['content-security-policy']), /script-src 'nonce-[^']+' https:\/\/js\.stripe\.com/);
+    assert.match(
+      String(page.headers['content-security-policy']),
+      /frame-src https:\/\/js\.stripe\.com [^;]*https:\/\/hooks\.stripe\.com/,
+    );
+    assert.match(page.body, /<html lang="es">/);
+
+    // The payer confirms with their bank in Stripe's window; Stripe.js then returns to Cobro.
+    standIn.succeed(intent.id);
+    const back = await ctx.app.inject({
+      url: `${url.pathname}/return${url.search}&payment_intent=${intent.id}`,
+      headers: { 'accept-language': 'es' },
+    });
+    assert.equal(back.statusCode, 200, back.body);
+    assert.match(back.body, /data-test="renewal-paid"/);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, open.id)).status, 'CLOSED');
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.periods_paid, 2);
+    // The verified event arriving afterwards changes nothing more.
+    const late = await s.post(
+      standIn.event(s.endpoint, 'payment_intent.succeeded', standIn.paymentIntents.get(intent.id) ?? {}),
+    );
+    assert.equal(late.statusCode, 200);
+    assert.equal((await subscription(ctx, s.recId)).periods_paid, 2);
+  });
+
+  test('the confirmation link is refused for another order or another subscription, or with a changed signature', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    standIn.nextOffSession('authentication_required');
+    await bill(ctx, s.recId);
+    const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
+    const text = (mails.json().data as { subject: string; text: string }[]).find((m) =>
+      m.subject.startsWith('Confirm your payment'),
+    )?.text;
+    const link = new URL(/Confirm the payment here: (\S+)/.exec(text ?? '')?.[1] ?? 'http://missing/');
+    const [, , recId, , orderId] = link.pathname.split('/');
+    const sig = link.searchParams.get('sig') ?? '';
+    assert.equal((await ctx.app.inject({ url: `${link.pathname}${link.search}` })).statusCode, 200);
+    for (const wrong of [
+      `/subscriptions/${recId}/renewals/${s.first.id}?sig=${sig}`,
+      `/subscriptions/${newId()}/renewals/${orderId}?sig=${sig}`,
+      `/subscriptions/${recId}/renewals/${orderId}?sig=${sig.slice(0, -2)}AA`,
+      `/subscriptions/${recId}/renewals/${orderId}`,
+      `/subscriptions/${recId}/renewals/${orderId}/return?sig=${sig.slice(0, -2)}AA`,
+    ]) {
+      const res = await ctx.app.inject({ url: wrong });
+      assert.equal(res.statusCode, 404, wrong);
+      assert.doesNotMatch(res.body, /js\.stripe\.com|_secret_/);
+    }
+  });
+});
