@@ -360,4 +360,103 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
       assert.doesNotMatch(res.body, /js\.stripe\.com|_secret_/);
     }
   });
+
+  /** A renewal whose bank wants the payer: the open order and the link of the mail. */
+  const awaitingPayer = async (ctx: TestApp, s: Subscribed) => {
+    standIn.nextOffSession('authentication_required');
+    await bill(ctx, s.recId);
+    const [open] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
+    assert.ok(open, 'the renewal stays open');
+    const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
+    const text = (mails.json().data as { subject: string; text: string }[]).find(
+      (m) => m.subject.startsWith('Confirm your payment') && m.text.includes(open.id),
+    )?.text;
+    const link = new URL(/Confirm the payment here: (\S+)/.exec(text ?? '')?.[1] ?? 'http://missing/');
+    return { order: open, path: `${link.pathname}${link.search}` };
+  };
+
+  test('the payer confirmed but never came back: the verified event closes the renewal and pays the period', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    const { order } = await awaitingPayer(ctx, s);
+    const [intent] = offSessionIntents(s);
+    assert.ok(intent);
+    const res = await s.post(standIn.event(s.endpoint, 'payment_intent.succeeded', standIn.succeed(intent.id)));
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, order.id)).status, 'CLOSED');
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2);
+  });
+
+  test('a payer who does not confirm within three days fails the try into the retries, which are due by then: the retry is charged', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    const { order, path } = await awaitingPayer(ctx, s);
+    ctx.clock.advance(3 * 24 * 3_600_000);
+    await ctx.cobro.billing.runBilling();
+    const failed = await getOrder(ctx.app, ctx.merchant, order.id);
+    assert.equal(failed.status, 'REJECTED');
+    assert.equal(failed.failure_code, 'authentication_required');
+    // The mail's link now says there is nothing to confirm.
+    const page = await ctx.app.inject({ url: path });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /data-test="renewal-closed"/);
+    assert.doesNotMatch(page.body, /js\.stripe\.com|_secret_/);
+    // The first retry (a day after the due date) is already due: the same run charged it, with its own key.
+    assert.deepEqual(
+      offSessionRequests(s).map((r) => r.idempotencyKey),
+      [`cobro-pi-renew-${s.recId}-1-1`, `cobro-pi-renew-${s.recId}-1-2`],
+    );
+    const rec = await subscription(ctx, s.recId);
+    assert.equal(rec.status, 'ACTIVE');
+    assert.equal(rec.periods_paid, 2);
+  });
+
+  test('cancelling while a renewal waits for the payer rejects it: its page no longer offers to pay', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    const { order, path } = await awaitingPayer(ctx, s);
+    const canceled = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/recurrent_payments/${s.recId}`,
+      headers: ctx.merchant.authHeaders,
+    });
+    assert.equal(canceled.statusCode, 200, canceled.body);
+    const withdrawn = await getOrder(ctx.app, ctx.merchant, order.id);
+    assert.equal(withdrawn.status, 'REJECTED');
+    assert.equal(withdrawn.failure_code, 'canceled');
+    const page = await ctx.app.inject({ url: path });
+    assert.match(page.body, /data-test="renewal-closed"/);
+  });
+
+  test('the subscriber page offers no card form for a card kept at Stripe, and a posted card is refused unread', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    const before = await savedCard(ctx, s.recId);
+    const { url } = (
+      await ctx.app.inject({
+        url: `/v1/test_helpers/recurrent_payments/${s.recId}/payer_link`,
+        headers: ctx.merchant.authHeaders,
+      })
+    ).json() as { url: string };
+    const link = new URL(url);
+    const page = await ctx.app.inject({ url: `${link.pathname}${link.search}` });
+    assert.equal(page.statusCode, 200, page.body);
+    assert.doesNotMatch(page.body, /name="card_number"/);
+    await assert.rejects(
+      ctx.cobro.services.payerPortal.changeCard(s.recId, link.searchParams.get('sig'), {
+        number: '4242424242424242',
+        expiry: '12/34',
+        cvc: '123',
+        holderName: 'Ana Souza',
+      }),
+      /kept by the merchant's card processor/,
+    );
+    assert.equal(await savedCard(ctx, s.recId), before);
+  });
 });

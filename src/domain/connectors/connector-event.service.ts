@@ -5,9 +5,9 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ConnectorEvent, IntentView } from './card-connector.ts';
-import { savedCardToken } from './card-subscription.service.ts';
 import type { ConnectionService } from './connection.service.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
+import { savedCardToken } from './saved-card.ts';
 
 /**
  * What became of an event, stored beside its id:
