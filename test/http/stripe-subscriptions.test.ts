@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
-import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
-import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
-import { createPaymentLink, createPreference } from '../support/builders.ts';
-import { getOrder, pay } from '../support/payments.ts';
+import { getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
+import type { Subscribed } from '../support/stripe-subscriber.ts';
+import * as subscriber from '../support/stripe-subscriber.ts';
 import type { BuildOptions, TestApp } from '../support/test-app.ts';
 import { describeBackends } from '../support/test-app.ts';
 
@@ -24,132 +23,23 @@ beforeEach(() => {
   standIn = standIns();
 });
 
-type Subscribed = {
-  recId: string;
-  accountId: string;
-  customerId: string;
-  first: PaymentOrder;
-  intentId: string;
-  endpoint: { secret: string };
-  post: (event: { payload: string; headers: Record<string, string> }) => Promise<{ statusCode: number; body: string }>;
-};
+const subscribe = (ctx: TestApp) => subscriber.subscribeByCard(ctx, standIn);
+const payFirst = (ctx: TestApp, s: Subscribed) => subscriber.payFirst(ctx, standIn, s);
+const awaitingPayer = (ctx: TestApp, s: Subscribed, words?: { subject: string; linkLabel: string }) =>
+  subscriber.awaitingPayer(ctx, standIn, s, words);
+const offSessionIntents = (s: Subscribed) => subscriber.offSessionIntents(standIn, s);
+const offSessionRequests = (s: Subscribed) => subscriber.offSessionRequests(standIn, s);
+const { billDue: bill, ordersOf: renewals, subscriptionOf: subscription } = subscriber;
+
+const savedCard = async (ctx: TestApp, recId: string) =>
+  (await ctx.cobro.database.uow.read.recurrentPayments.getById(recId))?.cardToken ?? null;
+
+/** The same signature with its last character changed. */
+const altered = (sig: string) => `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`;
 
 describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (build) => {
   const buildWith = (t: TestContext, options: BuildOptions = {}) =>
     build(t, { ...options, env: { STRIPE_API_URL: standIn.url, STRIPE_TIMEOUT_MS: '300', ...options.env } });
-
-  const subscription = async (ctx: TestApp, recId: string) => {
-    const res = await ctx.app.inject({ url: `/v1/recurrent_payments/${recId}`, headers: ctx.merchant.authHeaders });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json() as { status: string; periods_paid: number; next_payment_date: string | null };
-  };
-
-  const savedCard = async (ctx: TestApp, recId: string) =>
-    (await ctx.cobro.database.uow.read.recurrentPayments.getById(recId))?.cardToken ?? null;
-
-  const renewals = async (ctx: TestApp, recId: string) => {
-    const res = await ctx.app.inject({
-      url: `/v1/payment_orders?recurrent_payment_id=${recId}`,
-      headers: ctx.merchant.authHeaders,
-    });
-    return (res.json().data as { id: string; status: string; failure_code?: string | null }[]).filter(
-      (o) => o.id !== undefined,
-    );
-  };
-
-  /** This subscriber's renewals at the stand-in (shared by the file's tests): the intents, and the requests that made them. */
-  const offSessionIntents = (s: Subscribed) =>
-    [...standIn.paymentIntents.values()].filter(
-      (i) => i.account === s.accountId && i.customer === s.customerId && i.setup_future_usage === null,
-    );
-  const offSessionRequests = (s: Subscribed) =>
-    standIn.requests.filter(
-      (r) => r.operation === 'POST /v1/payment_intents' && r.params.off_session && r.params.customer === s.customerId,
-    );
-
-  /** Lets the merchant's test clock reach the subscription's next due date and runs the billing. */
-  const bill = async (ctx: TestApp, recId: string) => {
-    const due = (await subscription(ctx, recId)).next_payment_date;
-    assert.ok(due, 'the subscription has a next payment date');
-    const ahead = Date.parse(due) - ctx.clock.now().getTime();
-    if (ahead > 0) {
-      ctx.clock.advance(ahead);
-    }
-    await ctx.cobro.billing.runBilling();
-  };
-
-  /**
-   * Ana subscribes to 12 USD a month for six months, paying by card: the connected Stripe
-   * account takes the first payment (its card fields are Stripe's), and a verified
-   * payment_intent.succeeded closes it.
-   */
-  const subscribe = async (ctx: TestApp): Promise<Subscribed> => {
-    const { connections, intents } = ctx.cobro.services.connectors;
-    const account = standIn.addAccount();
-    const view = await connections.connect(
-      ctx.merchant.id,
-      'stripe',
-      { secretKey: account.secretKey, publishableKey: account.publishableKey },
-      CLI_ACTOR,
-    );
-    const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
-    assert.ok(endpoint);
-    const link = await createPaymentLink(ctx.app, ctx.merchant, {
-      title: 'Club del Té',
-      amount: 12,
-      currency: 'USD',
-      interval_type: 'MONTH',
-      interval_count: 6,
-    });
-    const pref = await createPreference(ctx.app, ctx.merchant, {
-      type: 'SUBSCRIPTION',
-      payment_link_id: link.id,
-      payment_method_types: ['CARD'],
-    });
-    // A first try declined by the built-in processor makes the subscription (INCOMPLETE).
-    const declined = await pay(ctx.app, ctx.merchant, pref.id, {
-      outcome: 'REJECTED',
-      payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
-    });
-    assert.equal(declined.statusCode, 201, declined.body);
-    const recId = String(declined.json().recurrent_payment_id);
-    const rejected = await ctx.cobro.database.uow.read.orders.getById(declined.json().id);
-    assert.ok(rejected);
-    // The checkout's Stripe card step opens the next try without card data, as it will for a
-    // connected merchant; here the order is opened as that step opens it.
-    const now = ctx.clock.now().getTime();
-    const first: PaymentOrder = {
-      ...rejected,
-      id: newId(),
-      status: 'OPENED',
-      instructions: null,
-      providerRef: null,
-      failureCode: null,
-      failureMessage: null,
-      sequence: 1,
-      expiresAt: now + 15 * 60_000,
-      createdAt: now,
-      updatedAt: now,
-      closedAt: null,
-    };
-    await ctx.cobro.database.uow.transaction(async (repos) => {
-      await repos.orders.insert(first);
-      await repos.preferences.setLatestOrder(pref.id, first.id, now);
-    });
-    const intent = await intents.intentFor(first);
-    const customerId = String(standIn.paymentIntents.get(intent.id)?.customer);
-    const path = new URL(view.webhookUrl).pathname;
-    const post = (event: { payload: string; headers: Record<string, string> }) =>
-      ctx.app.inject({ method: 'POST', url: path, headers: event.headers, payload: event.payload });
-    return { recId, accountId: account.id, customerId, first, intentId: intent.id, endpoint, post };
-  };
-
-  /** The payer pays the first period in Stripe's fields; Stripe sends the signed event. */
-  const payFirst = async (ctx: TestApp, s: Subscribed) => {
-    const res = await s.post(standIn.event(s.endpoint, 'payment_intent.succeeded', standIn.succeed(s.intentId)));
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal((await getOrder(ctx.app, ctx.merchant, s.first.id)).status, 'CLOSED');
-  };
 
   test('the first payment saves the card: a Stripe customer per subscriber, and the card paid with kept for renewals', async (t) => {
     const ctx = await buildWith(t);
@@ -283,26 +173,23 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     await payFirst(ctx, s);
     // Ana subscribed on the Spanish checkout.
     await sql`update recurrent_payments set payer_language = 'es' where id = ${s.recId}`.execute(ctx.cobro.database.db);
-    standIn.nextOffSession('authentication_required');
-    await bill(ctx, s.recId);
+    const { order, path, mail } = await awaitingPayer(ctx, s, {
+      subject: 'Confirma tu pago',
+      linkLabel: 'Confirma el pago aquí:',
+    });
     await ctx.cobro.billing.runBilling();
-    const [open] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
-    assert.ok(open, 'the renewal stays open');
     assert.equal((await subscription(ctx, s.recId)).status, 'ACTIVE');
-
     const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
-    const asked = (mails.json().data as { to: string; subject: string; text: string }[]).filter((m) =>
-      m.subject.startsWith('Confirma tu pago'),
+    assert.equal(
+      (mails.json().data as { text: string }[]).filter((m) => m.text.includes(order.id)).length,
+      1,
+      'one mail, however often the billing runs',
     );
-    assert.equal(asked.length, 1, 'one mail, however often the billing runs');
-    assert.equal(asked[0]?.to, 'ana@example.com');
-    assert.match(asked[0]?.text ?? '', /Tu banco pide que confirmes la renovación de "Club del Té"/);
-    const link = /Confirma el pago aquí: (\S+)/.exec(asked[0]?.text ?? '')?.[1];
-    assert.ok(link, asked[0]?.text);
-    const url = new URL(link);
-    assert.equal(url.pathname, `/subscriptions/${s.recId}/renewals/${open.id}`);
+    assert.equal(mail.to, 'ana@example.com');
+    assert.match(mail.text, /Tu banco pide que confirmes la renovación de "Club del Té"/);
+    assert.equal(path.split('?')[0], `/subscriptions/${s.recId}/renewals/${order.id}`);
 
-    const page = await ctx.app.inject({ url: `${url.pathname}${url.search}`, headers: { 'accept-language': 'es' } });
+    const page = await ctx.app.inject({ url: path, headers: { 'accept-language': 'es' } });
     assert.equal(page.statusCode, 200, page.body);
     const intent = offSessionIntents(s)[0];
     assert.ok(intent);
@@ -317,13 +204,15 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
 
     // The payer confirms with their bank in Stripe's window; Stripe.js then returns to Cobro.
     standIn.succeed(intent.id);
+    const [pathname, search] = path.split('?');
     const back = await ctx.app.inject({
-      url: `${url.pathname}/return${url.search}&payment_intent=${intent.id}`,
+      url: `${pathname}/return?${search}&payment_intent=${intent.id}`,
       headers: { 'accept-language': 'es' },
     });
     assert.equal(back.statusCode, 200, back.body);
     assert.match(back.body, /data-test="renewal-paid"/);
-    assert.equal((await getOrder(ctx.app, ctx.merchant, open.id)).status, 'CLOSED');
+    assert.match(back.body, /Pago confirmado/);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, order.id)).status, 'CLOSED');
     const rec = await subscription(ctx, s.recId);
     assert.equal(rec.periods_paid, 2);
     // The verified event arriving afterwards changes nothing more.
@@ -338,42 +227,23 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     const ctx = await buildWith(t);
     const s = await subscribe(ctx);
     await payFirst(ctx, s);
-    standIn.nextOffSession('authentication_required');
-    await bill(ctx, s.recId);
-    const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
-    const text = (mails.json().data as { subject: string; text: string }[]).find((m) =>
-      m.subject.startsWith('Confirm your payment'),
-    )?.text;
-    const link = new URL(/Confirm the payment here: (\S+)/.exec(text ?? '')?.[1] ?? 'http://missing/');
+    const { path } = await awaitingPayer(ctx, s);
+    const link = new URL(path, 'http://cobro.invalid');
     const [, , recId, , orderId] = link.pathname.split('/');
     const sig = link.searchParams.get('sig') ?? '';
-    assert.equal((await ctx.app.inject({ url: `${link.pathname}${link.search}` })).statusCode, 200);
+    assert.equal((await ctx.app.inject({ url: path })).statusCode, 200);
     for (const wrong of [
       `/subscriptions/${recId}/renewals/${s.first.id}?sig=${sig}`,
       `/subscriptions/${newId()}/renewals/${orderId}?sig=${sig}`,
-      `/subscriptions/${recId}/renewals/${orderId}?sig=${sig.slice(0, -2)}AA`,
+      `/subscriptions/${recId}/renewals/${orderId}?sig=${altered(sig)}`,
       `/subscriptions/${recId}/renewals/${orderId}`,
-      `/subscriptions/${recId}/renewals/${orderId}/return?sig=${sig.slice(0, -2)}AA`,
+      `/subscriptions/${recId}/renewals/${orderId}/return?sig=${altered(sig)}`,
     ]) {
       const res = await ctx.app.inject({ url: wrong });
       assert.equal(res.statusCode, 404, wrong);
       assert.doesNotMatch(res.body, /js\.stripe\.com|_secret_/);
     }
   });
-
-  /** A renewal whose bank wants the payer: the open order and the link of the mail. */
-  const awaitingPayer = async (ctx: TestApp, s: Subscribed) => {
-    standIn.nextOffSession('authentication_required');
-    await bill(ctx, s.recId);
-    const [open] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
-    assert.ok(open, 'the renewal stays open');
-    const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
-    const text = (mails.json().data as { subject: string; text: string }[]).find(
-      (m) => m.subject.startsWith('Confirm your payment') && m.text.includes(open.id),
-    )?.text;
-    const link = new URL(/Confirm the payment here: (\S+)/.exec(text ?? '')?.[1] ?? 'http://missing/');
-    return { order: open, path: `${link.pathname}${link.search}` };
-  };
 
   test('the payer confirmed but never came back: the verified event closes the renewal and pays the period', async (t) => {
     const ctx = await buildWith(t);

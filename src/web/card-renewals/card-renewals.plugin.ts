@@ -137,7 +137,8 @@ export const cardRenewalPages: FastifyPluginAsync<Services> = async (app, deps) 
           clientSecret: c.clientSecret,
           paymentMethodId: c.paymentMethodId,
           nextAction: c.status === 'requires_action',
-          returnUrl: `${deps.publicUrl}${result.confirmUrl.replace('?', '/return?')}`,
+          // Relative: the browser comes back to the origin it is on.
+          returnUrl: result.confirmUrl.replace('?', '/return?'),
           locale: ctx.messages.locale,
         });
         return send(req, reply, 200, page, true);
