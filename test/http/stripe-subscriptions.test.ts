@@ -303,6 +303,27 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     assert.match(page.body, /data-test="renewal-closed"/);
   });
 
+  test('cancelling after a renewal charge whose answer was lost asks Stripe: the charge it made closes the renewal', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    // The charge is made at Stripe but its answer never comes, and the package's retries find Stripe down.
+    standIn.hang(/^\/v1\/payment_intents$/, 1);
+    standIn.drop(/^\/v1\/payment_intents$/, 2);
+    await bill(ctx, s.recId);
+    const [open] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'OPENED');
+    assert.ok(open, 'the renewal stays open');
+    assert.equal(offSessionIntents(s)[0]?.status, 'succeeded', 'Stripe charged the card');
+    const canceled = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/recurrent_payments/${s.recId}`,
+      headers: ctx.merchant.authHeaders,
+    });
+    assert.equal(canceled.statusCode, 200, canceled.body);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, open.id)).status, 'CLOSED');
+    assert.equal(offSessionIntents(s).length, 1);
+  });
+
   test('the subscriber page offers no card form for a card kept at Stripe, and a posted card is refused unread', async (t) => {
     const ctx = await buildWith(t);
     const s = await subscribe(ctx);

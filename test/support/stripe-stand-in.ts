@@ -417,8 +417,9 @@ export class StripeStandIn {
       ]),
     );
 
-    const down = this.faults.find((f) => f.count > 0 && f.kind === 'drop' && f.path.test(url.pathname));
-    if (down) {
+    // Faults apply in the order they were asked for: a drop only when it is the next one due.
+    const down = this.faults.find((f) => f.count > 0 && f.path.test(url.pathname));
+    if (down?.kind === 'drop') {
       down.count--;
       req.socket.destroy();
       return;

@@ -132,6 +132,8 @@ export interface CardConnector {
    * answered an error it keeps under the key (the try is over) and made no intent for the order.
    */
   chargeSavedCard(secretKey: string, input: SavedCardChargeInput): Promise<IntentView>;
+  /** The intent made for an order among a customer's, or null: what became of a charge whose answer was lost. */
+  findCustomerIntent(secretKey: string, customerId: string, orderId: string): Promise<IntentView | null>;
   /** The intent with the card it was paid with (brand, last four), for a subscription's saved card. */
   retrieveIntentWithCard(secretKey: string, intentId: string): Promise<IntentView>;
   /** A customer at the processor for a subscriber, keyed by the subscription (its saved card hangs on it). */

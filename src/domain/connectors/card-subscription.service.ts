@@ -137,12 +137,19 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
     return this.apply(access.connection, order, intent, rec);
   }
 
+  /**
+   * A charge whose answer was lost may still have been made: the order's intent (or, without
+   * one recorded, the customer's intent for this order) is asked for, and a paid one closes the
+   * order (the merchant then refunds). Throws when Stripe cannot be asked: the order stays open.
+   */
   async withdraw(order: PaymentOrder, rec: RecurrentPayment): Promise<PaymentOrder> {
     const saved = parseSavedCard(rec.cardToken);
     const access = await this.connections.cardAccess(order.merchantId, order.mode);
-    if (order.providerRef && access && saved) {
-      const intent = await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef);
-      if (intent.outcome === 'SETTLE' && paysOrder(order, intent)) {
+    if (access && saved) {
+      const intent = order.providerRef
+        ? await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef)
+        : await access.connector.findCustomerIntent(access.secretKey, saved.customerId, order.id);
+      if (intent?.outcome === 'SETTLE' && paysOrder(order, intent)) {
         return this.close(access.connection, order, intent, rec);
       }
     }

@@ -191,12 +191,19 @@ export class StripeConnector implements CardConnector {
     }
     // Stripe answered a 5xx, which it keeps under the key and replays to every retry: the try is
     // over. Whether it made an intent before failing is asked of the customer's intents.
-    const listed = await call(() => client.paymentIntents.list({ customer: input.customerId, limit: 100 }));
-    const made = listed.data.find((intent) => intent.metadata?.cobro_payment_order_id === input.orderId);
+    const made = await this.findCustomerIntent(secretKey, input.customerId, input.orderId);
     if (made) {
-      return this.intentView(made);
+      return made;
     }
     throw new ConnectorError('REJECTED', 'Stripe answered an error to the charge and made no payment for it');
+  }
+
+  async findCustomerIntent(secretKey: string, customerId: string, orderId: string): Promise<IntentView | null> {
+    const listed = await call(() =>
+      stripeClient(secretKey, this.options).paymentIntents.list({ customer: customerId, limit: 100 }),
+    );
+    const made = listed.data.find((intent) => intent.metadata?.cobro_payment_order_id === orderId);
+    return made ? this.intentView(made) : null;
   }
 
   async retrieveIntentWithCard(secretKey: string, intentId: string): Promise<IntentView> {
