@@ -160,32 +160,10 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
   }
 
   /**
-   * What the payer's bank decided, asked of the processor (the payer came back from confirming,
-   * or the page was opened again): the order closes on a success in its amount.
-   */
-  async settle(order: PaymentOrder): Promise<PaymentOrder> {
-    const rec = order.recurrentPaymentId
-      ? await this.uow.read.recurrentPayments.getById(order.recurrentPaymentId)
-      : undefined;
-    const access = await this.connections.cardAccess(order.merchantId, order.mode);
-    if (!rec || !access || !order.providerRef || order.status !== 'OPENED') {
-      return order;
-    }
-    let intent: IntentView;
-    try {
-      intent = await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef);
-    } catch {
-      return order;
-    }
-    if (intent.outcome === 'SETTLE' && paysOrder(order, intent)) {
-      return this.close(access.connection, order, intent, rec).catch(() => order);
-    }
-    return order;
-  }
-
-  /**
    * The renewal a signed confirmation link names, with what its page mounts: null unless the
-   * signature is this subscription's and this order's, and the order is a renewal of it.
+   * signature is this subscription's and this order's, and the order is a renewal of it. What
+   * the payer's bank decided is asked of the processor here (the payer came back from
+   * confirming, or opened the page again): the order closes on a success in its amount.
    */
   async confirmation(recId: string, orderId: string, sig: string): Promise<RenewalConfirmation | null> {
     if (!isRenewalConfirmationLink(this.signer, recId, orderId, sig)) {
@@ -202,19 +180,23 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
     if (!access || !order.providerRef) {
       return null;
     }
-    const current = order.status === 'OPENED' ? await this.settle(order) : order;
+    let current = order;
     let intent: IntentView | null = null;
-    if (current.status === 'OPENED') {
-      intent = await access.connector.retrieveIntent(access.secretKey, order.providerRef).catch(() => null);
+    if (order.status === 'OPENED') {
+      intent = await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef).catch(() => null);
+      if (intent?.outcome === 'SETTLE' && paysOrder(order, intent)) {
+        current = await this.close(access.connection, order, intent, rec).catch(() => order);
+      }
     }
+    const open = current.status === 'OPENED' ? intent : null;
     return {
       rec,
       order: current,
       publishableKey: access.connection.publishableKey,
-      clientSecret: intent?.clientSecret ?? null,
-      paymentMethodId: intent?.paymentMethodId ?? parseSavedCard(rec.cardToken)?.paymentMethodId ?? null,
-      outcome: intent?.outcome ?? null,
-      status: intent?.status ?? null,
+      clientSecret: open?.clientSecret ?? null,
+      paymentMethodId: open?.paymentMethodId ?? parseSavedCard(rec.cardToken)?.paymentMethodId ?? null,
+      outcome: open?.outcome ?? null,
+      status: open?.status ?? null,
     };
   }
 
