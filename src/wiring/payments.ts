@@ -125,7 +125,7 @@ export function buildPayments(p: PaymentParts) {
     orderCore,
     new CardRenewalMailer(currencies, { publicUrl: config.publicUrl, signer: p.signer }),
     p.signer,
-    { payerWaitMs: PAYER_CONFIRMATION_WAIT_MS },
+    { payerWaitMs: PAYER_CONFIRMATION_WAIT_MS, recheckMs: 5 * 60_000 },
   );
   const renewals = new PaymentRenewalService(opening, orderMoves, cardSubscriptions);
   const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);

@@ -112,6 +112,12 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     assert.equal(open.length, 1, 'the renewal stays open');
     assert.equal((await subscription(ctx, s.recId)).periods_paid, 1);
 
+    // The billing runs every second, but asks a Stripe that did not answer again only minutes later.
+    const tries = () => standIn.requests.filter((r) => r.idempotencyKey === `cobro-pi-renew-${s.recId}-1-1`).length;
+    const triedSoFar = tries();
+    await ctx.cobro.billing.runBilling();
+    assert.equal(tries(), triedSoFar, 'not asked again at once');
+    ctx.clock.advance(5 * 60_000);
     await ctx.cobro.billing.runBilling();
     assert.equal(offSessionIntents(s).length, 1, 'one intent at Stripe');
     const keys = new Set(offSessionRequests(s).map((r) => r.idempotencyKey));
@@ -177,7 +183,17 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
       subject: 'Confirma tu pago',
       linkLabel: 'Confirma el pago aquí:',
     });
+    // While the payer's bank waits, the billing asks Stripe about the renewal once per five minutes.
+    const intentId = String(offSessionIntents(s)[0]?.id);
+    const asked = () => standIn.requests.filter((r) => r.path === `/v1/payment_intents/${intentId}`).length;
+    const askedSoFar = asked();
     await ctx.cobro.billing.runBilling();
+    await ctx.cobro.billing.runBilling();
+    assert.equal(asked(), askedSoFar);
+    ctx.clock.advance(5 * 60_000);
+    await ctx.cobro.billing.runBilling();
+    await ctx.cobro.billing.runBilling();
+    assert.equal(asked(), askedSoFar + 1);
     assert.equal((await subscription(ctx, s.recId)).status, 'ACTIVE');
     const mails = await ctx.app.inject({ url: '/v1/test_helpers/emails', headers: ctx.merchant.authHeaders });
     assert.equal(

@@ -44,6 +44,12 @@ export type RenewalConfirmation = {
 export type CardSubscriptionOptions = {
   /** How long a renewal waits for the payer to confirm it with their bank before the try counts as failed. */
   payerWaitMs: number;
+  /**
+   * How long an open renewal (the payer's bank waiting, or Stripe not answering) is left before
+   * the billing, which runs every second, asks Stripe about it again. Its event, or the payer's
+   * return page, settles it sooner.
+   */
+  recheckMs: number;
 };
 
 type Access = { connection: Connection; connector: CardConnector; secretKey: string };
@@ -56,6 +62,9 @@ type Access = { connection: Connection; connector: CardConnector; secretKey: str
  * bank wants the payer keeps the order open and mails them a link to confirm it.
  */
 export class CardSubscriptionService implements ConnectorCardRenewals {
+  /** When each open renewal was last asked about, by this process (see dueForAsking). */
+  private readonly lastAsked = new Map<string, number>();
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly connections: ConnectionService,
@@ -113,6 +122,10 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
         code: 'card_connector_missing',
         message: 'the card processor the card was saved with is no longer connected',
       });
+    }
+    const now = this.orders.now(order);
+    if (!this.dueForAsking(order, now)) {
+      return order;
     }
     let intent: IntentView;
     try {
@@ -198,6 +211,31 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
       outcome: open?.outcome ?? null,
       status: open?.status ?? null,
     };
+  }
+
+  /**
+   * Whether Stripe is asked about this open renewal now: at once the first time, then once per
+   * `recheckMs` (kept per process, so several processes ask a little more often), and always once
+   * the payer's time is up. A forgotten entry only means one question more.
+   */
+  private dueForAsking(order: PaymentOrder, now: number): boolean {
+    const asked = this.lastAsked.get(order.id);
+    if (
+      asked !== undefined &&
+      now - asked < this.options.recheckMs &&
+      now - order.createdAt < this.options.payerWaitMs
+    ) {
+      return false;
+    }
+    if (this.lastAsked.size >= 10_000) {
+      for (const [id, at] of this.lastAsked) {
+        if (now - at >= this.options.recheckMs) {
+          this.lastAsked.delete(id);
+        }
+      }
+    }
+    this.lastAsked.set(order.id, now);
+    return true;
   }
 
   /** What the processor's answer makes of the try. */
