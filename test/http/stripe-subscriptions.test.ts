@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
+import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
@@ -338,6 +339,18 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     assert.equal(canceled.statusCode, 200, canceled.body);
     assert.equal((await getOrder(ctx.app, ctx.merchant, open.id)).status, 'CLOSED');
     assert.equal(offSessionIntents(s).length, 1);
+  });
+
+  test('after the merchant disconnects Stripe, a renewal of a card kept there fails into the retries, and nothing is charged elsewhere', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await subscribe(ctx);
+    await payFirst(ctx, s);
+    await ctx.cobro.services.connectors.connections.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR);
+    await bill(ctx, s.recId);
+    const [failed] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'REJECTED' && o.id !== s.first.id);
+    assert.equal(failed?.failure_code, 'card_connector_missing');
+    assert.equal((await subscription(ctx, s.recId)).status, 'UNPAID');
+    assert.equal(offSessionRequests(s).length, 0);
   });
 
   test('the subscriber page offers no card form for a card kept at Stripe, and a posted card is refused unread', async (t) => {
