@@ -1,4 +1,4 @@
-import type { ConnectionCheck } from '../../../domain/connectors/connection.service.ts';
+import type { ConnectionCheck } from '../../../domain/connectors/connection-check.service.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import { t as tr } from '../i18n.ts';
@@ -10,8 +10,8 @@ import type { FieldErrors } from '../views/settings.views.ts';
 
 /**
  * Settings → Payment connections (INTERFACE §11): the merchant's own processor accounts, one
- * connection per mode, made and removed through ConnectionService as the command line does, so
- * the keys are checked with one real call before anything is stored, sealed, and every change
+ * connection per mode, made and removed through the same services as the command line, so the
+ * keys are checked with one real call before anything is stored, sealed, and every change
  * is in the audit log under the signed-in user. Owners and admins only (`settings.write`),
  * the page included: it names the accounts that take the merchant's money.
  */
@@ -107,7 +107,7 @@ function refusal(error: unknown): { problems: readonly string[]; status: number 
 
 async function connectStripe(r: DashRequest) {
   const { req, ctx, services, redirect } = r;
-  const { connections } = services.connectors;
+  const { connecting, access } = services.connectors;
   // The secrets are never rendered back; the publishable key is public.
   const secretKey = formField(req.body, 'secret_key').trim();
   const publishableKey = formField(req.body, 'publishable_key').trim();
@@ -126,7 +126,7 @@ async function connectStripe(r: DashRequest) {
     return again(Object.values(errors).flat(), 400, errors);
   }
   // Keys of the other mode are refused before any call: this page connects its own mode only.
-  const keys = connections.connector('stripe').keysMode(secretKey, publishableKey);
+  const keys = access.connector('stripe').keysMode(secretKey, publishableKey);
   if (keys.ok && keys.mode !== ctx.mode) {
     const message =
       keys.mode === 'live'
@@ -135,7 +135,7 @@ async function connectStripe(r: DashRequest) {
     return again([message], 400, { secret_key: [message] });
   }
   try {
-    await connections.connect(
+    await connecting.connect(
       ctx.merchantId,
       'stripe',
       { secretKey, publishableKey, webhookSecret: webhookSecret === '' ? null : webhookSecret },
@@ -150,7 +150,7 @@ async function connectStripe(r: DashRequest) {
 
 async function testStripe(r: DashRequest) {
   const { ctx, services } = r;
-  const check = await services.connectors.connections.check(ctx.merchantId, 'stripe', ctx.mode);
+  const check = await services.connectors.checks.check(ctx.merchantId, 'stripe', ctx.mode);
   return renderConnections(r, { check });
 }
 
@@ -181,7 +181,7 @@ async function confirmStripeRemoval({ ctx, services, render, csrfToken }: DashRe
 
 async function removeStripe(r: DashRequest) {
   const { ctx, services, redirect } = r;
-  const result = await services.connectors.connections.remove(ctx.merchantId, 'stripe', ctx.mode, ctx.actor);
+  const result = await services.connectors.removal.remove(ctx.merchantId, 'stripe', ctx.mode, ctx.actor);
   if (result.warning) {
     return renderConnections(r, {
       notice: tr('Stripe disconnected: its keys are forgotten.'),

@@ -1,4 +1,4 @@
-import type { ConnectionCheck } from '../../../domain/connectors/connection.service.ts';
+import type { ConnectionCheck } from '../../../domain/connectors/connection-check.service.ts';
 import type { ShownConnection } from '../../../domain/connectors/connection.ts';
 import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { SafeHtml } from '../../kit/html.ts';
