@@ -1,17 +1,25 @@
-import type { ConnectionCheck } from '../../../domain/connectors/connection-check.service.ts';
+import { pixCertificateOf } from '../../../domain/connectors/pix-certificate.ts';
+import type { PixClientCertificate } from '../../../domain/connectors/pix-connector.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import { t as tr } from '../i18n.ts';
 import type { DashRequest, DashRouter } from '../router.ts';
+import { acceptUploads, uploadedFile } from '../uploads.ts';
 import { confirmStep } from '../views/layout.ts';
-import type { StripeField } from '../views/payment-connections.views.ts';
+import type {
+  PixField,
+  PixFormValues,
+  PixSectionModel,
+  StripeField,
+  StripeSectionModel,
+} from '../views/payment-connections.views.ts';
 import { connectionsPage } from '../views/payment-connections.views.ts';
 import type { FieldErrors } from '../views/settings.views.ts';
 
 /**
  * Settings → Payment connections (INTERFACE §11): the merchant's own processor accounts, one
  * connection per mode, made and removed through the same services as the command line, so the
- * keys are checked with one real call before anything is stored, sealed, and every change
+ * credentials are checked with real calls before anything is stored, sealed, and every change
  * is in the audit log under the signed-in user. Owners and admins only (`settings.write`),
  * the page included: it names the accounts that take the merchant's money.
  */
@@ -22,23 +30,44 @@ export function paymentConnectionsRoutes(r: DashRouter): void {
   // Disconnecting goes through a confirmation page, as every destructive action does.
   r.page('/settings/connections/stripe/remove', confirmStripeRemoval, 'settings.write');
   r.action('/settings/connections/stripe/remove', 'settings.write', removeStripe);
+  r.within(acceptCertificateUploads, (upload) =>
+    upload.action('/settings/connections/pix', 'settings.write', connectPix),
+  );
+  r.action('/settings/connections/pix/test', 'settings.write', testPix);
+  r.page('/settings/connections/pix/remove', confirmPixRemoval, 'settings.write');
+  r.action('/settings/connections/pix/remove', 'settings.write', removePix);
 }
+
+/** Largest certificate, key or CA file the PIX form takes: a chain of a few certificates is a few KB. */
+const MAX_CERTIFICATE_BYTES = 64 * 1024;
+
+/** The PIX form: its certificate, key and CA files, and its eight text fields (the CSRF token among them). */
+const acceptCertificateUploads = acceptUploads({
+  fileSize: MAX_CERTIFICATE_BYTES,
+  files: 3,
+  fields: 8,
+  fieldSize: 2048,
+});
 
 type Notice = { Querystring: { connected?: string; removed?: string } };
 
+type StripeInput = Pick<StripeSectionModel, 'publishableKey' | 'problems' | 'errors' | 'check'>;
+type PixInput = Pick<PixSectionModel, 'values' | 'problems' | 'errors' | 'check'>;
+
 type PageInput = {
-  publishableKey?: string;
-  problems?: readonly string[];
-  errors?: FieldErrors<StripeField>;
-  check?: ConnectionCheck;
+  stripe?: Partial<StripeInput>;
+  pix?: Partial<PixInput>;
   notice?: string | null;
   warning?: string | null;
   status?: number;
 };
 
+const NO_PIX_VALUES: PixFormValues = { base_url: '', token_url: '', client_id: '', pix_key: '', profile: 'bcb' };
+
 async function renderConnections(r: DashRequest, input: PageInput = {}) {
   const { ctx, services, render, csrfToken } = r;
   const shown = await services.connectors.connections.shown(ctx.merchantId, ctx.mode);
+  const section = { base: ctx.base, csrf: csrfToken(), mode: ctx.mode };
   return render(
     'settings',
     tr('Payment connections'),
@@ -47,14 +76,20 @@ async function renderConnections(r: DashRequest, input: PageInput = {}) {
       notice: input.notice ?? null,
       warning: input.warning ?? null,
       stripe: {
-        base: ctx.base,
-        csrf: csrfToken(),
-        mode: ctx.mode,
+        ...section,
         connection: shown.find((c) => c.provider === 'stripe') ?? null,
-        publishableKey: input.publishableKey ?? '',
-        problems: input.problems ?? [],
-        errors: input.errors ?? {},
-        check: input.check ?? null,
+        publishableKey: input.stripe?.publishableKey ?? '',
+        problems: input.stripe?.problems ?? [],
+        errors: input.stripe?.errors ?? {},
+        check: input.stripe?.check ?? null,
+      },
+      pix: {
+        ...section,
+        connection: shown.find((c) => c.provider === 'pix') ?? null,
+        values: input.pix?.values ?? NO_PIX_VALUES,
+        problems: input.pix?.problems ?? [],
+        errors: input.pix?.errors ?? {},
+        check: input.pix?.check ?? null,
       },
     }),
     input.status ?? 200,
@@ -68,21 +103,24 @@ async function showConnections(r: DashRequest<Notice>) {
       ? tr('Stripe connected.')
       : q.removed === 'stripe'
         ? tr('Stripe disconnected: its keys are forgotten and the webhook endpoint Cobro created is deleted.')
-        : null;
+        : q.connected === 'pix'
+          ? tr('PIX connected.')
+          : q.removed === 'pix'
+            ? tr(
+                'PIX disconnected: its credentials and certificate are forgotten and the webhook Cobro registered for the PIX key is removed at your PSP.',
+              )
+            : null;
   return renderConnections(r as DashRequest, { notice });
 }
 
-/** The field a message of the connection checks is about, from the name it starts with. */
-const FIELD_OF_MESSAGE: [string, StripeField][] = [
-  ['secret key', 'secret_key'],
-  ['publishable key', 'publishable_key'],
-  ['webhook secret', 'webhook_secret'],
-];
-
-function errorsOf(messages: readonly string[]): FieldErrors<StripeField> {
-  const errors: FieldErrors<StripeField> = {};
+/** Each field's messages, from the name a message of the connection checks starts with. */
+function errorsOf<F extends string>(
+  messages: readonly string[],
+  fieldOfMessage: readonly (readonly [string, F])[],
+): FieldErrors<F> {
+  const errors: FieldErrors<F> = {};
   for (const message of messages) {
-    const field = FIELD_OF_MESSAGE.find(([name]) => message.startsWith(name))?.[1];
+    const field = fieldOfMessage.find(([name]) => message.startsWith(name))?.[1];
     if (field) {
       errors[field] = [...(errors[field] ?? []), message];
     }
@@ -90,21 +128,29 @@ function errorsOf(messages: readonly string[]): FieldErrors<StripeField> {
   return errors;
 }
 
-/** Why the service refused the keys, as the form shows it, with the answer's status; anything else is thrown again. */
-function refusal(error: unknown): { problems: readonly string[]; status: number } {
+const STRIPE_FIELD_OF_MESSAGE = [
+  ['secret key', 'secret_key'],
+  ['publishable key', 'publishable_key'],
+  ['webhook secret', 'webhook_secret'],
+] as const satisfies readonly (readonly [string, StripeField])[];
+
+/**
+ * Why the service refused, as the form shows it, with the answer's status; anything else is
+ * thrown again. `connected` says a connection of this mode is already there.
+ */
+function refusal(error: unknown, connected: string): { problems: readonly string[]; status: number } {
   if (error instanceof AppError) {
     switch (error.code) {
       case 'WRONG_INPUT':
         return { problems: error.messages, status: 400 };
       case 'CONFLICT':
-        return { problems: [tr('Stripe is already connected in this mode: disconnect it first.')], status: 409 };
+        return { problems: [connected], status: 409 };
       case 'SERVICE_UNAVAILABLE':
         return { problems: error.messages, status: 503 };
     }
   }
   throw error;
 }
-
 async function connectStripe(r: DashRequest) {
   const { req, ctx, services, redirect } = r;
   const { connecting, access } = services.connectors;
@@ -112,8 +158,8 @@ async function connectStripe(r: DashRequest) {
   const secretKey = formField(req.body, 'secret_key').trim();
   const publishableKey = formField(req.body, 'publishable_key').trim();
   const webhookSecret = formField(req.body, 'webhook_secret').trim();
-  const again = (problems: readonly string[], status: number, errors = errorsOf(problems)) =>
-    renderConnections(r, { publishableKey: publishableKey.slice(0, 300), problems, errors, status });
+  const again = (problems: readonly string[], status: number, errors = errorsOf(problems, STRIPE_FIELD_OF_MESSAGE)) =>
+    renderConnections(r, { stripe: { publishableKey: publishableKey.slice(0, 300), problems, errors }, status });
 
   const errors: FieldErrors<StripeField> = {};
   if (secretKey === '') {
@@ -142,7 +188,7 @@ async function connectStripe(r: DashRequest) {
       ctx.actor,
     );
   } catch (error) {
-    const refused = refusal(error);
+    const refused = refusal(error, tr('Stripe is already connected in this mode: disconnect it first.'));
     return again(refused.problems, refused.status);
   }
   return redirect(`${ctx.base}/settings/connections?connected=stripe`);
@@ -151,7 +197,7 @@ async function connectStripe(r: DashRequest) {
 async function testStripe(r: DashRequest) {
   const { ctx, services } = r;
   const check = await services.connectors.checks.check(ctx.merchantId, 'stripe', ctx.mode);
-  return renderConnections(r, { check });
+  return renderConnections(r, { stripe: { check } });
 }
 
 async function confirmStripeRemoval({ ctx, services, render, csrfToken }: DashRequest) {
@@ -192,4 +238,172 @@ async function removeStripe(r: DashRequest) {
     });
   }
   return redirect(`${ctx.base}/settings/connections?removed=stripe`);
+}
+
+// ---- PIX through the merchant's PSP (API Pix) -------------------------------------------------
+
+const PIX_FIELD_OF_MESSAGE = [
+  ['profile', 'profile'],
+  ['client id', 'client_id'],
+  ['client secret', 'client_secret'],
+  ['pix key', 'pix_key'],
+  ['base URL', 'base_url'],
+  ['token URL', 'token_url'],
+  ['webhook registration', 'pix_key'],
+] as const satisfies readonly (readonly [string, PixField])[];
+
+/** The service's messages by field; a refused credential names the certificate or the secret, as its words say. */
+function pixErrorsOf(messages: readonly string[]): FieldErrors<PixField> {
+  const errors: FieldErrors<PixField> = errorsOf(messages, PIX_FIELD_OF_MESSAGE);
+  for (const message of messages.filter((m) => m.startsWith('API Pix credentials'))) {
+    const field = /certificate|TLS|key cannot/i.test(message) ? 'certificate' : 'client_secret';
+    errors[field] = [...(errors[field] ?? []), message];
+  }
+  return errors;
+}
+
+/** The certificate, key and CA files of the form, read as `cobro connect pix` reads its files; or what is wrong with them. */
+function pixFiles(
+  req: DashRequest['req'],
+  password: string,
+): { certificate: PixClientCertificate | null; ca: string | null; errors: FieldErrors<PixField> } {
+  const errors: FieldErrors<PixField> = {};
+  const tooLarge = tr('The file is larger than {kb} KB: choose the certificate file your PSP issued.', {
+    kb: MAX_CERTIFICATE_BYTES / 1024,
+  });
+  const [cert, key, ca] = (['certificate', 'private_key', 'ca'] as const).map((field) => {
+    const file = uploadedFile(req, field);
+    if (file?.truncated) {
+      errors[field] = [tooLarge];
+    }
+    return file;
+  });
+  if (Object.keys(errors).length > 0) {
+    return { certificate: null, ca: null, errors };
+  }
+  const read = pixCertificateOf({
+    certificate: cert?.bytes ?? Buffer.alloc(0),
+    key: key ? key.bytes.toString('utf8') : null,
+    passphrase: password === '' ? null : password,
+  });
+  if (!read.ok) {
+    switch (read.problem) {
+      case 'certificate_missing':
+        errors.certificate = [tr('Choose the client certificate file.')];
+        break;
+      case 'key_missing':
+        errors.private_key = [tr('A PEM certificate needs its private key: choose the key file.')];
+        break;
+      case 'key_not_pem':
+        errors.private_key = [tr('This is not a PEM private key (-----BEGIN … PRIVATE KEY-----).')];
+        break;
+    }
+  }
+  const caText = ca ? ca.bytes.toString('utf8') : null;
+  if (caText !== null && !caText.includes('-----BEGIN CERTIFICATE-----')) {
+    errors.ca = [tr('This is not a PEM certificate (-----BEGIN CERTIFICATE-----).')];
+  }
+  return { certificate: read.ok ? read.certificate : null, ca: caText, errors };
+}
+
+async function connectPix(r: DashRequest) {
+  const { req, ctx, services, redirect } = r;
+  // The secrets and files are never rendered back; the rest goes back into its fields.
+  const values: PixFormValues = {
+    base_url: formField(req.body, 'base_url').trim().slice(0, 500),
+    token_url: formField(req.body, 'token_url').trim().slice(0, 500),
+    client_id: formField(req.body, 'client_id').trim().slice(0, 255),
+    pix_key: formField(req.body, 'pix_key').trim().slice(0, 77),
+    profile: formField(req.body, 'profile').trim().slice(0, 10) || 'bcb',
+  };
+  const clientSecret = formField(req.body, 'client_secret');
+  const files = pixFiles(req, formField(req.body, 'certificate_password'));
+  const again = (problems: readonly string[], status: number, errors = pixErrorsOf(problems)) =>
+    renderConnections(r, { pix: { values, problems, errors }, status });
+
+  const errors: FieldErrors<PixField> = { ...files.errors };
+  const required: [PixField, string][] = [
+    ['base_url', tr('Enter your PSP’s API Pix address.')],
+    ['client_id', tr('Enter the client ID.')],
+    ['pix_key', tr('Enter your PIX key.')],
+  ];
+  for (const [field, message] of required) {
+    if (values[field as keyof PixFormValues] === '') {
+      errors[field] = [message];
+    }
+  }
+  if (clientSecret === '') {
+    errors.client_secret = [tr('Enter the client secret.')];
+  }
+  if (Object.keys(errors).length > 0 || !files.certificate) {
+    return again(Object.values(errors).flat(), 400, errors);
+  }
+  try {
+    await services.connectors.connecting.connectPix(
+      ctx.merchantId,
+      {
+        mode: ctx.mode,
+        baseUrl: values.base_url,
+        tokenUrl: values.token_url === '' ? null : values.token_url,
+        clientId: values.client_id,
+        clientSecret,
+        certificate: files.certificate,
+        ca: files.ca,
+        pixKey: values.pix_key,
+        profile: values.profile,
+      },
+      ctx.actor,
+    );
+  } catch (error) {
+    const refused = refusal(error, tr('PIX is already connected in this mode: disconnect it first.'));
+    return again(refused.problems, refused.status);
+  }
+  return redirect(`${ctx.base}/settings/connections?connected=pix`);
+}
+
+async function testPix(r: DashRequest) {
+  const { ctx, services } = r;
+  const check = await services.connectors.checks.check(ctx.merchantId, 'pix', ctx.mode);
+  return renderConnections(r, { pix: { check } });
+}
+
+async function confirmPixRemoval({ ctx, services, render, csrfToken }: DashRequest) {
+  const shown = await services.connectors.connections.shown(ctx.merchantId, ctx.mode);
+  const connection = shown.find((c) => c.provider === 'pix');
+  if (!connection) {
+    throw new AppError('NOT_FOUND', [`no PIX connection in ${ctx.mode} mode`]);
+  }
+  const heading = ctx.mode === 'live' ? tr('Disconnect PIX from live mode?') : tr('Disconnect PIX from test mode?');
+  return render(
+    'settings',
+    heading,
+    confirmStep({
+      csrf: csrfToken(),
+      heading,
+      explanation: tr(
+        'Cobro removes the webhook it registered at your PSP for the PIX key {key} and forgets the credentials and the certificate. PIX charges still open lapse at your PSP. To make PIX charges through your PSP again, connect it again.',
+        { key: connection.accountId },
+      ),
+      action: `${ctx.base}/settings/connections/pix/remove`,
+      button: tr('Disconnect'),
+      cancelHref: `${ctx.base}/settings/connections`,
+    }),
+  );
+}
+
+async function removePix(r: DashRequest) {
+  const { ctx, services, redirect } = r;
+  const result = await services.connectors.removal.remove(ctx.merchantId, 'pix', ctx.mode, ctx.actor);
+  if (result.warning) {
+    return renderConnections(r, {
+      notice: tr('PIX disconnected: its credentials and certificate are forgotten.'),
+      warning: tr(
+        'The webhook of the PIX key {key} could not be removed at your PSP: remove it in your PSP’s portal.',
+        {
+          key: result.removed.accountId,
+        },
+      ),
+    });
+  }
+  return redirect(`${ctx.base}/settings/connections?removed=pix`);
 }
