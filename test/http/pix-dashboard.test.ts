@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import type { AuditEntry } from '../../src/domain/dashboard/dashboard-user.ts';
 import type { DashboardClient } from '../support/dashboard-client.ts';
-import { signedInMember } from '../support/dashboard-client.ts';
+import { connectionAudits, signedInMember } from '../support/dashboard-client.ts';
 import { logSink } from '../support/log-sink.ts';
+import { testText } from '../support/page-text.ts';
 import type { PixPspStandIn, StandInClient } from '../support/pix-psp-stand-in.ts';
 import { usePixStandIn } from '../support/pix-psp-stand-in.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -65,18 +65,6 @@ async function connectThroughForm(
 ): Promise<LightMyRequestResponse> {
   await browser.get(page);
   return browser.postMultipart(`${page}/pix`, form.fields, form.files, options);
-}
-
-/** The text of the element carrying `data-test="<name>"` (its first one), tags removed. */
-function testText(body: string, name: string): string | null {
-  const match = new RegExp(`data-test="${name}"[^>]*>([\\s\\S]*?)</(?:dd|code|p|div|span)>`).exec(body);
-  return match ? (match[1] ?? '').replace(/<[^>]+>/g, '').trim() : null;
-}
-
-/** This merchant's connection entries in its audit log. */
-async function connectionAudits(ctx: TestApp): Promise<AuditEntry[]> {
-  const entries = await ctx.cobro.services.dashboard.audit.list(ctx.merchant.id, null);
-  return entries.filter((e) => e.action.startsWith('payment_connection.')).reverse();
 }
 
 const storedRows = async (ctx: TestApp) =>

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
+import type { AuditEntry } from '../../src/domain/dashboard/dashboard-user.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
@@ -181,4 +182,13 @@ export async function signedInMember(
   const res = await browser.post('/dashboard/login', { email, password: TEST_PASSWORD });
   assert.equal(res.statusCode, 303, res.body);
   return Object.assign(browser, { email });
+}
+
+/** A merchant's payment connection entries in its audit log (`payment_connection.*`), oldest first. */
+export async function connectionAudits(
+  ctx: Pick<TestApp, 'cobro' | 'merchant'>,
+  merchantId = ctx.merchant.id,
+): Promise<AuditEntry[]> {
+  const entries = await ctx.cobro.services.dashboard.audit.list(merchantId, null);
+  return entries.filter((e) => e.action.startsWith('payment_connection.')).reverse();
 }

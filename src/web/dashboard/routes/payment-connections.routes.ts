@@ -1,5 +1,7 @@
+import type { ConnectionView, ConnectorProvider, ShownConnection } from '../../../domain/connectors/connection.ts';
 import { pixCertificateOf } from '../../../domain/connectors/pix-certificate.ts';
 import type { PixClientCertificate } from '../../../domain/connectors/pix-connector.ts';
+import type { Mode } from '../../../domain/merchants/merchant.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import { t as tr } from '../i18n.ts';
@@ -28,14 +30,14 @@ export function paymentConnectionsRoutes(r: DashRouter): void {
   r.action('/settings/connections/stripe', 'settings.write', connectStripe);
   r.action('/settings/connections/stripe/test', 'settings.write', testStripe);
   // Disconnecting goes through a confirmation page, as every destructive action does.
-  r.page('/settings/connections/stripe/remove', confirmStripeRemoval, 'settings.write');
-  r.action('/settings/connections/stripe/remove', 'settings.write', removeStripe);
+  r.page('/settings/connections/stripe/remove', confirmRemoval('stripe'), 'settings.write');
+  r.action('/settings/connections/stripe/remove', 'settings.write', removeConnection('stripe'));
   r.within(acceptCertificateUploads, (upload) =>
     upload.action('/settings/connections/pix', 'settings.write', connectPix),
   );
   r.action('/settings/connections/pix/test', 'settings.write', testPix);
-  r.page('/settings/connections/pix/remove', confirmPixRemoval, 'settings.write');
-  r.action('/settings/connections/pix/remove', 'settings.write', removePix);
+  r.page('/settings/connections/pix/remove', confirmRemoval('pix'), 'settings.write');
+  r.action('/settings/connections/pix/remove', 'settings.write', removeConnection('pix'));
 }
 
 /** Largest certificate, key or CA file the PIX form takes: a chain of a few certificates is a few KB. */
@@ -200,46 +202,6 @@ async function testStripe(r: DashRequest) {
   return renderConnections(r, { stripe: { check } });
 }
 
-async function confirmStripeRemoval({ ctx, services, render, csrfToken }: DashRequest) {
-  const shown = await services.connectors.connections.shown(ctx.merchantId, ctx.mode);
-  const connection = shown.find((c) => c.provider === 'stripe');
-  if (!connection) {
-    throw new AppError('NOT_FOUND', [`no Stripe connection in ${ctx.mode} mode`]);
-  }
-  const heading =
-    ctx.mode === 'live' ? tr('Disconnect Stripe from live mode?') : tr('Disconnect Stripe from test mode?');
-  return render(
-    'settings',
-    heading,
-    confirmStep({
-      csrf: csrfToken(),
-      heading,
-      explanation: tr(
-        'Cobro deletes the webhook endpoint it created in your Stripe account and forgets the keys of account {account}. To take card payments through Stripe again, connect it again.',
-        { account: connection.accountId },
-      ),
-      action: `${ctx.base}/settings/connections/stripe/remove`,
-      button: tr('Disconnect'),
-      cancelHref: `${ctx.base}/settings/connections`,
-    }),
-  );
-}
-
-async function removeStripe(r: DashRequest) {
-  const { ctx, services, redirect } = r;
-  const result = await services.connectors.removal.remove(ctx.merchantId, 'stripe', ctx.mode, ctx.actor);
-  if (result.warning) {
-    return renderConnections(r, {
-      notice: tr('Stripe disconnected: its keys are forgotten.'),
-      warning: tr(
-        'The webhook endpoint {endpoint} could not be deleted in your Stripe account: delete it in the Stripe dashboard.',
-        { endpoint: result.removed.webhookEndpointId ?? '' },
-      ),
-    });
-  }
-  return redirect(`${ctx.base}/settings/connections?removed=stripe`);
-}
-
 // ---- PIX through the merchant's PSP (API Pix) -------------------------------------------------
 
 const PIX_FIELD_OF_MESSAGE = [
@@ -367,43 +329,86 @@ async function testPix(r: DashRequest) {
   return renderConnections(r, { pix: { check } });
 }
 
-async function confirmPixRemoval({ ctx, services, render, csrfToken }: DashRequest) {
-  const shown = await services.connectors.connections.shown(ctx.merchantId, ctx.mode);
-  const connection = shown.find((c) => c.provider === 'pix');
-  if (!connection) {
-    throw new AppError('NOT_FOUND', [`no PIX connection in ${ctx.mode} mode`]);
+// ---- Disconnecting ----------------------------------------------------------------------------
+
+/** What disconnecting says, per processor (read at each request: the words follow the reader's language). */
+const REMOVAL: Record<
+  ConnectorProvider,
+  {
+    heading: (mode: Mode) => string;
+    explanation: (connection: ShownConnection) => string;
+    /** The notice when what Cobro made at the processor could not be removed, and the warning that says so. */
+    partly: () => string;
+    warning: (removed: ConnectionView) => string;
   }
-  const heading = ctx.mode === 'live' ? tr('Disconnect PIX from live mode?') : tr('Disconnect PIX from test mode?');
-  return render(
-    'settings',
-    heading,
-    confirmStep({
-      csrf: csrfToken(),
-      heading,
-      explanation: tr(
-        'Cobro removes the webhook it registered at your PSP for the PIX key {key} and forgets the credentials and the certificate. PIX charges still open lapse at your PSP. To make PIX charges through your PSP again, connect it again.',
-        { key: connection.accountId },
+> = {
+  stripe: {
+    heading: (mode) =>
+      mode === 'live' ? tr('Disconnect Stripe from live mode?') : tr('Disconnect Stripe from test mode?'),
+    explanation: (c) =>
+      tr(
+        'Cobro deletes the webhook endpoint it created in your Stripe account and forgets the keys of account {account}. To take card payments through Stripe again, connect it again.',
+        { account: c.accountId },
       ),
-      action: `${ctx.base}/settings/connections/pix/remove`,
-      button: tr('Disconnect'),
-      cancelHref: `${ctx.base}/settings/connections`,
-    }),
-  );
+    partly: () => tr('Stripe disconnected: its keys are forgotten.'),
+    warning: (removed) =>
+      tr(
+        'The webhook endpoint {endpoint} could not be deleted in your Stripe account: delete it in the Stripe dashboard.',
+        { endpoint: removed.webhookEndpointId ?? '' },
+      ),
+  },
+  pix: {
+    heading: (mode) => (mode === 'live' ? tr('Disconnect PIX from live mode?') : tr('Disconnect PIX from test mode?')),
+    explanation: (c) =>
+      tr(
+        'Cobro removes the webhook it registered at your PSP for the PIX key {key} and forgets the credentials and the certificate. PIX charges still open lapse at your PSP. To make PIX charges through your PSP again, connect it again.',
+        { key: c.accountId },
+      ),
+    partly: () => tr('PIX disconnected: its credentials and certificate are forgotten.'),
+    warning: (removed) =>
+      tr('The webhook of the PIX key {key} could not be removed at your PSP: remove it in your PSP’s portal.', {
+        key: removed.accountId,
+      }),
+  },
+};
+
+/** The confirmation page of disconnecting `provider` in this mode; 404 without such a connection. */
+function confirmRemoval(provider: ConnectorProvider) {
+  return async ({ ctx, services, render, csrfToken }: DashRequest) => {
+    const shown = await services.connectors.connections.shown(ctx.merchantId, ctx.mode);
+    const connection = shown.find((c) => c.provider === provider);
+    if (!connection) {
+      throw new AppError('NOT_FOUND', [`no ${provider} connection in ${ctx.mode} mode`]);
+    }
+    const words = REMOVAL[provider];
+    const heading = words.heading(ctx.mode);
+    return render(
+      'settings',
+      heading,
+      confirmStep({
+        csrf: csrfToken(),
+        heading,
+        explanation: words.explanation(connection),
+        action: `${ctx.base}/settings/connections/${provider}/remove`,
+        button: tr('Disconnect'),
+        cancelHref: `${ctx.base}/settings/connections`,
+      }),
+    );
+  };
 }
 
-async function removePix(r: DashRequest) {
-  const { ctx, services, redirect } = r;
-  const result = await services.connectors.removal.remove(ctx.merchantId, 'pix', ctx.mode, ctx.actor);
-  if (result.warning) {
-    return renderConnections(r, {
-      notice: tr('PIX disconnected: its credentials and certificate are forgotten.'),
-      warning: tr(
-        'The webhook of the PIX key {key} could not be removed at your PSP: remove it in your PSP’s portal.',
-        {
-          key: result.removed.accountId,
-        },
-      ),
-    });
-  }
-  return redirect(`${ctx.base}/settings/connections?removed=pix`);
+/**
+ * Disconnects `provider` in this mode, as `connect remove` does; when what Cobro made at the
+ * processor could not be removed, the page says what is left for the merchant to remove.
+ */
+function removeConnection(provider: ConnectorProvider) {
+  return async (r: DashRequest) => {
+    const { ctx, services, redirect } = r;
+    const result = await services.connectors.removal.remove(ctx.merchantId, provider, ctx.mode, ctx.actor);
+    if (result.warning) {
+      const words = REMOVAL[provider];
+      return renderConnections(r, { notice: words.partly(), warning: words.warning(result.removed) });
+    }
+    return redirect(`${ctx.base}/settings/connections?removed=${provider}`);
+  };
 }
