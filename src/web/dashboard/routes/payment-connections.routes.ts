@@ -1,12 +1,9 @@
 import type { ConnectionView, ConnectorProvider, ShownConnection } from '../../../domain/connectors/connection.ts';
-import { pixCertificateOf } from '../../../domain/connectors/pix-certificate.ts';
-import type { PixClientCertificate } from '../../../domain/connectors/pix-connector.ts';
 import type { Mode } from '../../../domain/merchants/merchant.ts';
 import { AppError } from '../../../domain/shared/errors.ts';
 import { formField } from '../../kit/form-input.ts';
 import { t as tr } from '../i18n.ts';
 import type { DashRequest, DashRouter } from '../router.ts';
-import { acceptUploads, uploadedFile } from '../uploads.ts';
 import { confirmStep } from '../views/layout.ts';
 import type {
   PixField,
@@ -17,6 +14,14 @@ import type {
 } from '../views/payment-connections.views.ts';
 import { connectionsPage } from '../views/payment-connections.views.ts';
 import type { FieldErrors } from '../views/settings.views.ts';
+import {
+  acceptCertificateUploads,
+  errorsOf,
+  PIX_FORM_ORDER,
+  pixErrorsOf,
+  pixFiles,
+  STRIPE_FIELD_OF_MESSAGE,
+} from './payment-connections.forms.ts';
 
 /**
  * Settings → Payment connections (INTERFACE §11): the merchant's own processor accounts, one
@@ -39,17 +44,6 @@ export function paymentConnectionsRoutes(r: DashRouter): void {
   r.page('/settings/connections/pix/remove', confirmRemoval('pix'), 'settings.write');
   r.action('/settings/connections/pix/remove', 'settings.write', removeConnection('pix'));
 }
-
-/** Largest certificate, key or CA file the PIX form takes: a chain of a few certificates is a few KB. */
-const MAX_CERTIFICATE_BYTES = 64 * 1024;
-
-/** The PIX form: its certificate, key and CA files, and its eight text fields (the CSRF token among them). */
-const acceptCertificateUploads = acceptUploads({
-  fileSize: MAX_CERTIFICATE_BYTES,
-  files: 3,
-  fields: 8,
-  fieldSize: 2048,
-});
 
 type Notice = { Querystring: { connected?: string; removed?: string } };
 
@@ -114,27 +108,6 @@ async function showConnections(r: DashRequest<Notice>) {
             : null;
   return renderConnections(r as DashRequest, { notice });
 }
-
-/** Each field's messages, from the name a message of the connection checks starts with. */
-function errorsOf<F extends string>(
-  messages: readonly string[],
-  fieldOfMessage: readonly (readonly [string, F])[],
-): FieldErrors<F> {
-  const errors: FieldErrors<F> = {};
-  for (const message of messages) {
-    const field = fieldOfMessage.find(([name]) => message.startsWith(name))?.[1];
-    if (field) {
-      errors[field] = [...(errors[field] ?? []), message];
-    }
-  }
-  return errors;
-}
-
-const STRIPE_FIELD_OF_MESSAGE = [
-  ['secret key', 'secret_key'],
-  ['publishable key', 'publishable_key'],
-  ['webhook secret', 'webhook_secret'],
-] as const satisfies readonly (readonly [string, StripeField])[];
 
 /**
  * Why the service refused, as the form shows it, with the answer's status; anything else is
@@ -204,70 +177,6 @@ async function testStripe(r: DashRequest) {
 
 // ---- PIX through the merchant's PSP (API Pix) -------------------------------------------------
 
-const PIX_FIELD_OF_MESSAGE = [
-  ['profile', 'profile'],
-  ['client id', 'client_id'],
-  ['client secret', 'client_secret'],
-  ['pix key', 'pix_key'],
-  ['base URL', 'base_url'],
-  ['token URL', 'token_url'],
-  ['webhook registration', 'pix_key'],
-] as const satisfies readonly (readonly [string, PixField])[];
-
-/** The service's messages by field; a refused credential names the certificate or the secret, as its words say. */
-function pixErrorsOf(messages: readonly string[]): FieldErrors<PixField> {
-  const errors: FieldErrors<PixField> = errorsOf(messages, PIX_FIELD_OF_MESSAGE);
-  for (const message of messages.filter((m) => m.startsWith('API Pix credentials'))) {
-    const field = /certificate|TLS|key cannot/i.test(message) ? 'certificate' : 'client_secret';
-    errors[field] = [...(errors[field] ?? []), message];
-  }
-  return errors;
-}
-
-/** The certificate, key and CA files of the form, read as `cobro connect pix` reads its files; or what is wrong with them. */
-function pixFiles(
-  req: DashRequest['req'],
-  password: string,
-): { certificate: PixClientCertificate | null; ca: string | null; errors: FieldErrors<PixField> } {
-  const errors: FieldErrors<PixField> = {};
-  const tooLarge = tr('The file is larger than {kb} KB: choose the certificate file your PSP issued.', {
-    kb: MAX_CERTIFICATE_BYTES / 1024,
-  });
-  const [cert, key, ca] = (['certificate', 'private_key', 'ca'] as const).map((field) => {
-    const file = uploadedFile(req, field);
-    if (file?.truncated) {
-      errors[field] = [tooLarge];
-    }
-    return file;
-  });
-  if (Object.keys(errors).length > 0) {
-    return { certificate: null, ca: null, errors };
-  }
-  const read = pixCertificateOf({
-    certificate: cert?.bytes ?? Buffer.alloc(0),
-    key: key ? key.bytes.toString('utf8') : null,
-    passphrase: password === '' ? null : password,
-  });
-  if (!read.ok) {
-    switch (read.problem) {
-      case 'certificate_missing':
-        errors.certificate = [tr('Choose the client certificate file.')];
-        break;
-      case 'key_missing':
-        errors.private_key = [tr('A PEM certificate needs its private key: choose the key file.')];
-        break;
-      case 'key_not_pem':
-        errors.private_key = [tr('This is not a PEM private key (-----BEGIN … PRIVATE KEY-----).')];
-        break;
-    }
-  }
-  const caText = ca ? ca.bytes.toString('utf8') : null;
-  if (caText !== null && !caText.includes('-----BEGIN CERTIFICATE-----')) {
-    errors.ca = [tr('This is not a PEM certificate (-----BEGIN CERTIFICATE-----).')];
-  }
-  return { certificate: read.ok ? read.certificate : null, ca: caText, errors };
-}
-
 async function connectPix(r: DashRequest) {
   const { req, ctx, services, redirect } = r;
   // The secrets and files are never rendered back; the rest goes back into its fields.
@@ -284,13 +193,13 @@ async function connectPix(r: DashRequest) {
     renderConnections(r, { pix: { values, problems, errors }, status });
 
   const errors: FieldErrors<PixField> = { ...files.errors };
-  const required: [PixField, string][] = [
+  const required: [keyof PixFormValues, string][] = [
     ['base_url', tr('Enter your PSP’s API Pix address.')],
     ['client_id', tr('Enter the client ID.')],
     ['pix_key', tr('Enter your PIX key.')],
   ];
   for (const [field, message] of required) {
-    if (values[field as keyof PixFormValues] === '') {
+    if (values[field] === '') {
       errors[field] = [message];
     }
   }
@@ -298,7 +207,11 @@ async function connectPix(r: DashRequest) {
     errors.client_secret = [tr('Enter the client secret.')];
   }
   if (Object.keys(errors).length > 0 || !files.certificate) {
-    return again(Object.values(errors).flat(), 400, errors);
+    return again(
+      PIX_FORM_ORDER.flatMap((field) => errors[field] ?? []),
+      400,
+      errors,
+    );
   }
   try {
     await services.connectors.connecting.connectPix(
