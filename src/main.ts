@@ -8,7 +8,11 @@ import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CardIntentService } from './domain/connectors/card-intent.service.ts';
-import { ConnectionService } from './domain/connectors/connection.service.ts';
+import { ConnectService } from './domain/connectors/connect.service.ts';
+import { ConnectionCheckService } from './domain/connectors/connection-check.service.ts';
+import { ConnectionReadService } from './domain/connectors/connection-read.service.ts';
+import { ConnectionRemovalService } from './domain/connectors/connection-removal.service.ts';
+import { ConnectorAccess } from './domain/connectors/connector-access.ts';
 import { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
 import { AccountService } from './domain/dashboard/account.service.ts';
@@ -171,25 +175,19 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       logger.warn({ processes }, 'key revoked, but not every running process confirmed it dropped the key in time'),
   });
   const merchants = new MerchantService(uow, clock, credentialWatch);
-  const connections = new ConnectionService(
-    uow,
-    clock,
-    secretBox,
-    providers.cardConnectors,
-    config.publicUrl,
-    providers.pixConnector,
-  );
+  const connectorAccess = new ConnectorAccess(uow, secretBox, providers.cardConnectors, providers.pixConnector);
   const paymentMethods = new PaymentMethodService(uow, currencies);
   // Live mode offers only what can settle: what the operator's chain sources watch and, for
   // cards and API Pix, a connector that takes the payment. An API Pix connection settles PIX.
-  // A Stripe connection is stored and checked (ConnectionService.isConnected), but the checkout
+  // A Stripe connection is stored and checked (ConnectorAccess.isConnected), but the checkout
   // does not charge cards through it yet (docs/connectors.md, "Not yet"): until it does, CARD
   // says no, so no live payer types card details into a form that cannot charge them.
   const availability = new MethodAvailabilityService(uow, {
     watches: (network, currency) => providers.liveChain.watches(network, currency),
     // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
     liveBitcoinNetwork: 'mainnet',
-    connected: (type, merchantId, mode) => (type === 'PIX' ? connections.isConnected('PIX', merchantId, mode) : false),
+    connected: (type, merchantId, mode) =>
+      type === 'PIX' ? connectorAccess.isConnected('PIX', merchantId, mode) : false,
   });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const {
@@ -216,7 +214,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     signer,
     checkCard,
     billingConcurrency: database.sideBySide,
-    connections,
+    connectors: connectorAccess,
     logger,
   });
   const emails = new EmailSender(
@@ -250,9 +248,13 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     ),
     webhooks: webhookServices,
     connectors: {
-      connections,
-      events: new ConnectorEventService(uow, clock, connections, orderCore),
-      intents: new CardIntentService(uow, connections, orderCore, cardSubscriptions),
+      connecting: new ConnectService(uow, clock, secretBox, connectorAccess, config.publicUrl),
+      connections: new ConnectionReadService(uow, connectorAccess, config.publicUrl),
+      checks: new ConnectionCheckService(uow, connectorAccess, config.publicUrl),
+      removal: new ConnectionRemovalService(uow, clock, secretBox, connectorAccess, config.publicUrl),
+      access: connectorAccess,
+      events: new ConnectorEventService(uow, clock, connectorAccess, orderCore),
+      intents: new CardIntentService(uow, connectorAccess, orderCore, cardSubscriptions),
       pix: pixCharges,
       cardSubscriptions,
     },

@@ -1,7 +1,11 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import type { CardSubscriptionService } from './domain/connectors/card-subscription.service.ts';
-import type { ConnectionService } from './domain/connectors/connection.service.ts';
+import type { ConnectService } from './domain/connectors/connect.service.ts';
+import type { ConnectionCheckService } from './domain/connectors/connection-check.service.ts';
+import type { ConnectionReadService } from './domain/connectors/connection-read.service.ts';
+import type { ConnectionRemovalService } from './domain/connectors/connection-removal.service.ts';
+import type { ConnectorAccess } from './domain/connectors/connector-access.ts';
 import type { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import type { PixChargeService } from './domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from './domain/currencies/currency.ts';
@@ -50,9 +54,17 @@ export type Services = {
   orderMoves: PaymentOrderMoveService;
   testHelpers: TestHelperService;
   webhooks: { endpoints: WebhookEndpointService; events: WebhookEventService; secrets: WebhookSecretService };
-  /** Merchants' own processor accounts (INTERFACE §11): connections, the events they send, card intents, PIX charges at the PSP. */
+  /**
+   * Merchants' own processor accounts (INTERFACE §11), a service a step: connecting, reading,
+   * testing and removing a connection; the connections opened for the payment services; the
+   * events they send, card intents, PIX charges at the PSP.
+   */
   connectors: {
-    connections: ConnectionService;
+    connecting: ConnectService;
+    connections: ConnectionReadService;
+    checks: ConnectionCheckService;
+    removal: ConnectionRemovalService;
+    access: ConnectorAccess;
     events: ConnectorEventService;
     intents: CardIntentService;
     pix: PixChargeService;

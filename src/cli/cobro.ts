@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { backupSqlite } from '../db/backup.ts';
-import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import type { ConnectionView } from '../domain/connectors/connection.ts';
+import { pixCertificateOf } from '../domain/connectors/pix-certificate.ts';
 import { CLI_ACTOR } from '../domain/dashboard/audit.ts';
 import type { Mode } from '../domain/merchants/merchant.ts';
 import type { StoredSettings } from '../domain/merchants/merchant-settings.ts';
@@ -16,6 +16,7 @@ import type {
 import { AppError } from '../domain/shared/errors.ts';
 import { createCobro } from '../main.ts';
 import { runProcess } from '../process-roles.ts';
+import type { Services } from '../services.ts';
 import { apiClientFromEnv, CliError } from './api-client.ts';
 import { listen, parseForwardTo } from './listen.ts';
 import { formatTrigger, trigger } from './trigger.ts';
@@ -134,24 +135,26 @@ function connectionJson(c: ConnectionView): Record<string, unknown> {
  * (DER, as PSPs hand out .p12/.pfx files) with its passphrase. Read here, sealed by the service.
  */
 function pixCertificate(certFile: string, keyFile: string | undefined, passphrase: string | undefined) {
-  const bytes = readFileSync(certFile);
-  const text = bytes.toString('utf8');
-  if (text.includes('-----BEGIN')) {
-    if (!keyFile) {
-      fail('connect pix needs --key FILE with a PEM certificate (or a PKCS#12 .p12/.pfx as --cert)');
-    }
-    const key = readFileSync(keyFile, 'utf8');
-    if (!key.includes('-----BEGIN') || !/PRIVATE KEY-----/.test(key)) {
-      fail('--key: not a PEM private key');
-    }
-    return { kind: 'pem' as const, cert: text, key };
+  const read = pixCertificateOf({
+    certificate: readFileSync(certFile),
+    key: keyFile ? readFileSync(keyFile, 'utf8') : null,
+    passphrase: passphrase ?? null,
+  });
+  if (!read.ok) {
+    fail(
+      {
+        certificate_missing: '--cert: the file is empty',
+        key_missing: 'connect pix needs --key FILE with a PEM certificate (or a PKCS#12 .p12/.pfx as --cert)',
+        key_not_pem: '--key: not a PEM private key',
+      }[read.problem],
+    );
   }
-  return { kind: 'pkcs12' as const, pfxBase64: bytes.toString('base64'), passphrase: passphrase ?? null };
+  return read.certificate;
 }
 
 /** connect stripe|pix|show|remove (INTERFACE §11); secrets are read from the flags or files and never printed. */
 async function connect(
-  connections: ConnectionService,
+  { connecting, connections, removal }: Pick<Services['connectors'], 'connecting' | 'connections' | 'removal'>,
   sub: 'stripe' | 'pix' | 'show' | 'remove',
   v: Record<string, string | boolean | undefined>,
 ): Promise<void> {
@@ -166,7 +169,7 @@ async function connect(
     if (!secretKey || !publishableKey) {
       fail('connect stripe needs --secret-key KEY and --publishable-key KEY');
     }
-    const c = await connections.connect(
+    const c = await connecting.connect(
       merchant,
       'stripe',
       { secretKey, publishableKey, webhookSecret: str('webhook-secret') ?? null },
@@ -191,7 +194,7 @@ async function connect(
         `connect pix needs --mode live|test --base-url URL --client-id ID --client-secret SECRET --cert FILE --key FILE --pix-key KEY${required.length > 0 ? ` (missing: ${required.map((f) => `--${f}`).join(', ')})` : ''}`,
       );
     }
-    const c = await connections.connectPix(
+    const c = await connecting.connectPix(
       merchant,
       {
         mode,
@@ -233,7 +236,7 @@ async function connect(
   if (!provider || (mode !== 'live' && mode !== 'test')) {
     fail('connect remove needs --provider stripe|pix and --mode live or --mode test');
   }
-  const result = await connections.remove(merchant, provider, mode, CLI_ACTOR);
+  const result = await removal.remove(merchant, provider, mode, CLI_ACTOR);
   process.stdout.write(
     v.json
       ? `${JSON.stringify({ merchant_id: merchant, mode, provider, removed: true, webhook_endpoint_deleted: result.endpointDeleted })}\n`
@@ -417,7 +420,7 @@ async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
       }
     } else if (command === 'connect' && (sub === 'stripe' || sub === 'pix' || sub === 'show' || sub === 'remove')) {
-      await connect(cobro.services.connectors.connections, sub, values);
+      await connect(cobro.services.connectors, sub, values);
     } else {
       fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
     }

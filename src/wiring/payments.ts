@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { CardRenewalMailer } from '../domain/connectors/card-renewal-mail.ts';
 import { CardSubscriptionService } from '../domain/connectors/card-subscription.service.ts';
-import type { ConnectionService } from '../domain/connectors/connection.service.ts';
+import type { ConnectorAccess } from '../domain/connectors/connector-access.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';
@@ -60,8 +60,8 @@ export type PaymentParts = {
   checkCard: CardValidator;
   /** How many subscriptions a billing run charges side by side (the database's concurrency). */
   billingConcurrency: number;
-  /** The merchants' processor connections (an API Pix one makes PIX orders charges at the PSP). */
-  connections: ConnectionService;
+  /** The merchants' processor connections, opened for a call (an API Pix one makes PIX orders charges at the PSP). */
+  connectors: ConnectorAccess;
   logger: Logger;
 };
 
@@ -102,7 +102,7 @@ export function buildPayments(p: PaymentParts) {
   const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
   const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods, availability);
   // PIX charges record money received through the moves (confirm), and the moves refund through them.
-  const pixCharges = new PixChargeService(uow, p.clock, p.connections, orderCore, (order, received) =>
+  const pixCharges = new PixChargeService(uow, p.clock, p.connectors, orderCore, (order, received) =>
     orderMoves.confirm(order, received),
   );
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, pixCharges);
@@ -121,7 +121,7 @@ export function buildPayments(p: PaymentParts) {
   // Subscriptions whose card is kept at the merchant's Stripe account renew through it.
   const cardSubscriptions = new CardSubscriptionService(
     uow,
-    p.connections,
+    p.connectors,
     orderCore,
     new CardRenewalMailer(currencies, { publicUrl: config.publicUrl, signer: p.signer }),
     p.signer,

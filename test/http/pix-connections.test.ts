@@ -27,7 +27,7 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
 
   test('connecting checks the credentials, registers the webhook for the key, keeps the secrets sealed, and live PIX is then offered', async (t) => {
     const ctx = await build(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, connections, access } = ctx.cobro.services.connectors;
     // A live merchant with no PIX key in its settings: live PIX is not offered.
     const merchant = await ctx.createMerchant('live');
     const pixOffered = async () =>
@@ -38,7 +38,7 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
     assert.equal((await pixOffered())?.code, 'pix_key_missing');
 
     const client = await standIn.addClient();
-    const view = await connections.connectPix(merchant.id, connectInput(standIn, client, 'live'), CLI_ACTOR);
+    const view = await connecting.connectPix(merchant.id, connectInput(standIn, client, 'live'), CLI_ACTOR);
     assert.equal(view.mode, 'live');
     assert.equal(view.provider, 'pix');
     assert.match(view.webhookUrl, /^http:\/\/127\.0\.0\.1:3000\/connectors\/pix\/webhooks\/[A-Za-z0-9]{24}$/);
@@ -46,9 +46,9 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
     assert.equal(view.pix?.tokenUrl, `${standIn.baseUrl}/oauth/token`);
     assert.ok(standIn.requests.some((r) => r.operation === 'token'));
     assert.equal(await pixOffered(), null, 'live PIX is offered through the connection');
-    assert.equal(await connections.isConnected('PIX', merchant.id, 'live'), true);
-    assert.equal(await connections.isConnected('PIX', merchant.id, 'test'), false);
-    assert.equal(await connections.isConnected('CARD', merchant.id, 'live'), false);
+    assert.equal(await access.isConnected('PIX', merchant.id, 'live'), true);
+    assert.equal(await access.isConnected('PIX', merchant.id, 'test'), false);
+    assert.equal(await access.isConnected('CARD', merchant.id, 'live'), false);
 
     // The row as stored: no secret, no key in clear.
     const [row] = await rawRows(ctx, merchant.id);
@@ -61,7 +61,7 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
     // Listed without secrets; the access opens them for a call.
     const listed = JSON.stringify(await connections.list(merchant.id));
     assert.ok(!listed.includes(client.clientSecret) && !listed.includes('PRIVATE KEY'));
-    const opened = await connections.pixAccess(merchant.id, 'live');
+    const opened = await access.pixAccess(merchant.id, 'live');
     assert.equal(opened?.access.clientSecret, client.clientSecret);
 
     const entries = (await ctx.cobro.services.dashboard.audit.list(merchant.id, null)).filter((a) =>
@@ -76,30 +76,30 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
 
   test('refused credentials, a refused webhook or a PSP that is down store nothing; http and bad flags are refused before any call', async (t) => {
     const ctx = await build(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting } = ctx.cobro.services.connectors;
     const client = await standIn.addClient();
     const input = connectInput(standIn, client, 'test', '12345678000195');
     const requests = standIn.requests.length;
     await expectAppError(
-      connections.connectPix(ctx.merchant.id, { ...input, baseUrl: 'http://127.0.0.1:1/api' }, CLI_ACTOR),
+      connecting.connectPix(ctx.merchant.id, { ...input, baseUrl: 'http://127.0.0.1:1/api' }, CLI_ACTOR),
       'WRONG_INPUT',
       /base URL: API Pix calls use mutual TLS, so the URL must be https:\/\//,
     );
     await expectAppError(
-      connections.connectPix(ctx.merchant.id, { ...input, profile: 'itau', pixKey: '' }, CLI_ACTOR),
+      connecting.connectPix(ctx.merchant.id, { ...input, profile: 'itau', pixKey: '' }, CLI_ACTOR),
       'WRONG_INPUT',
       /profile: must be one of bcb, efi, inter.*pix key: required/,
     );
     assert.equal(standIn.requests.length, requests, 'refused before any call to the PSP');
 
     await expectAppError(
-      connections.connectPix(ctx.merchant.id, { ...input, clientSecret: 'not-the-secret' }, CLI_ACTOR),
+      connecting.connectPix(ctx.merchant.id, { ...input, clientSecret: 'not-the-secret' }, CLI_ACTOR),
       'WRONG_INPUT',
       /API Pix credentials: the PSP refused the client credentials/,
     );
     standIn.fail(/^\/webhook\//, 503);
     await expectAppError(
-      connections.connectPix(ctx.merchant.id, input, CLI_ACTOR),
+      connecting.connectPix(ctx.merchant.id, input, CLI_ACTOR),
       'SERVICE_UNAVAILABLE',
       /webhook registration .*HTTP 503.*try again shortly/,
     );
@@ -109,19 +109,19 @@ describeBackends('API Pix connections with the PSP stand-in', (build) => {
 
   test('removing the connection removes the webhook at the PSP, then the connection; a second one in a mode waits for that', async (t) => {
     const ctx = await build(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, removal, access } = ctx.cobro.services.connectors;
     const client = await standIn.addClient();
-    await connections.connectPix(ctx.merchant.id, connectInput(standIn, client, 'test', '+5511912345678'), CLI_ACTOR);
+    await connecting.connectPix(ctx.merchant.id, connectInput(standIn, client, 'test', '+5511912345678'), CLI_ACTOR);
     await expectAppError(
-      connections.connectPix(ctx.merchant.id, connectInput(standIn, client, 'test', '+5511912345678'), CLI_ACTOR),
+      connecting.connectPix(ctx.merchant.id, connectInput(standIn, client, 'test', '+5511912345678'), CLI_ACTOR),
       'CONFLICT',
       /already has a pix connection in test mode; remove it first/,
     );
-    const result = await connections.remove(ctx.merchant.id, 'pix', 'test', CLI_ACTOR);
+    const result = await removal.remove(ctx.merchant.id, 'pix', 'test', CLI_ACTOR);
     assert.equal(result.endpointDeleted, true);
     assert.equal(standIn.webhooks.has('+5511912345678'), false);
     assert.equal((await rawRows(ctx, ctx.merchant.id)).length, 0);
-    assert.equal(await connections.isConnected('PIX', ctx.merchant.id, 'test'), false);
+    assert.equal(await access.isConnected('PIX', ctx.merchant.id, 'test'), false);
     const actions = (await ctx.cobro.services.dashboard.audit.list(ctx.merchant.id, null))
       .map((a) => a.action)
       .filter((a) => a.startsWith('payment_connection.'))

@@ -48,7 +48,7 @@ describeBackends('live PIX through the merchant’s PSP (API Pix)', (build) => {
     const ctx = await build(t, options);
     const live = await ctx.createMerchant('live');
     const client = await psp.addClient();
-    const connection = await ctx.cobro.services.connectors.connections.connectPix(
+    const connection = await ctx.cobro.services.connectors.connecting.connectPix(
       live.id,
       connectInput(psp, client, 'live', `pix-${live.id.slice(0, 8).toLowerCase()}@loja.com.br`),
       CLI_ACTOR,

@@ -26,7 +26,7 @@ describeBackends('PIX subscriptions through the merchant’s PSP', (build) => {
   test('the first payment and the renewal are charges at the PSP; the renewal notice carries the PSP’s code', async (t) => {
     const ctx = await build(t);
     const client = await standIn.addClient();
-    const connection = await ctx.cobro.services.connectors.connections.connectPix(
+    const connection = await ctx.cobro.services.connectors.connecting.connectPix(
       ctx.merchant.id,
       connectInput(standIn, client, 'test', `sub-${ctx.merchant.id.slice(0, 6).toLowerCase()}@loja.com.br`),
       CLI_ACTOR,

@@ -45,9 +45,9 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
 
   test('connecting with test keys checks the account, creates the webhook endpoint, and keeps the secrets sealed', async (t) => {
     const ctx = await buildWith(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, connections, access } = ctx.cobro.services.connectors;
     const account = standIn.addAccount({ name: 'Tienda Ana' });
-    const view = await connections.connect(
+    const view = await connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: account.secretKey, publishableKey: account.publishableKey },
@@ -77,9 +77,9 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     // Listed without secrets; availability can ask.
     const listed = JSON.stringify(await connections.list(ctx.merchant.id));
     assert.ok(!/sk_test_|whsec_/.test(listed));
-    assert.equal(await connections.hasCardConnection(ctx.merchant.id, 'test'), true);
-    assert.equal(await connections.hasCardConnection(ctx.merchant.id, 'live'), false);
-    assert.equal(await connections.isConnected('CARD', ctx.merchant.id, 'test'), true);
+    assert.equal(await access.hasCardConnection(ctx.merchant.id, 'test'), true);
+    assert.equal(await access.hasCardConnection(ctx.merchant.id, 'live'), false);
+    assert.equal(await access.isConnected('CARD', ctx.merchant.id, 'test'), true);
 
     const [entry] = await audits(ctx);
     assert.equal(entry?.action, 'payment_connection.create');
@@ -94,44 +94,40 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
 
   test('removing a connection deletes the webhook endpoint it created at Stripe, then the connection; both audited', async (t) => {
     const ctx = await buildWith(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, removal, access } = ctx.cobro.services.connectors;
     const account = standIn.addAccount();
-    const view = await connections.connect(
+    const view = await connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: account.secretKey, publishableKey: account.publishableKey },
       CLI_ACTOR,
     );
-    const result = await connections.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR);
+    const result = await removal.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR);
     assert.equal(result.endpointDeleted, true);
     assert.equal(standIn.webhookEndpoints.has(view.webhookEndpointId ?? ''), false);
     assert.equal((await rawRows(ctx)).length, 0);
-    assert.equal(await connections.hasCardConnection(ctx.merchant.id, 'test'), false);
+    assert.equal(await access.hasCardConnection(ctx.merchant.id, 'test'), false);
     assert.deepEqual(
       (await audits(ctx)).map((a) => a.action).sort(),
       // Both at the same instant of the test clock: compared as a set.
       ['payment_connection.create', 'payment_connection.remove'],
     );
     await expectAppError(
-      connections.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR),
+      removal.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR),
       'NOT_FOUND',
       /no stripe connection in test mode/,
     );
-    await expectAppError(
-      connections.remove(ctx.merchant.id, 'pix', 'live', CLI_ACTOR),
-      'NOT_FOUND',
-      /no pix connection/,
-    );
+    await expectAppError(removal.remove(ctx.merchant.id, 'pix', 'live', CLI_ACTOR), 'NOT_FOUND', /no pix connection/);
   });
 
   test('keys of two modes are refused, and a key Stripe refuses stores nothing and creates no endpoint', async (t) => {
     const ctx = await buildWith(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting } = ctx.cobro.services.connectors;
     const test = standIn.addAccount();
     const live = standIn.addAccount({ live: true });
     const requestsBefore = standIn.requests.length;
     await expectAppError(
-      connections.connect(
+      connecting.connect(
         ctx.merchant.id,
         'stripe',
         { secretKey: test.secretKey, publishableKey: live.publishableKey },
@@ -144,7 +140,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     const endpointsBefore = standIn.webhookEndpoints.size;
     const refusedKey = `sk_test_${'0'.repeat(32)}`;
     await assert.rejects(
-      connections.connect(
+      connecting.connect(
         ctx.merchant.id,
         'stripe',
         { secretKey: refusedKey, publishableKey: test.publishableKey },
@@ -162,7 +158,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     assert.equal((await rawRows(ctx)).length, 0);
     assert.deepEqual(await audits(ctx), []);
     await expectAppError(
-      connections.connect(
+      connecting.connect(
         ctx.merchant.id,
         'stripe',
         { secretKey: 'sk_test_', publishableKey: test.publishableKey },
@@ -175,16 +171,16 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
 
   test('a live connection sits beside a test one; a second one in the same mode is refused until the first is removed', async (t) => {
     const ctx = await buildWith(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, connections } = ctx.cobro.services.connectors;
     const live = standIn.addAccount({ live: true });
     const test = standIn.addAccount();
-    const liveView = await connections.connect(
+    const liveView = await connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: live.secretKey, publishableKey: live.publishableKey },
       CLI_ACTOR,
     );
-    const testView = await connections.connect(
+    const testView = await connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: test.secretKey, publishableKey: test.publishableKey },
@@ -195,7 +191,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     const other = standIn.addAccount({ live: true });
     const endpoints = standIn.webhookEndpoints.size;
     await expectAppError(
-      connections.connect(
+      connecting.connect(
         ctx.merchant.id,
         'stripe',
         { secretKey: other.secretKey, publishableKey: other.publishableKey },
@@ -213,11 +209,11 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
 
   test('with the webhook secret given, Cobro creates no endpoint and verifies events with that secret', async (t) => {
     const ctx = await buildWith(t);
-    const { connections } = ctx.cobro.services.connectors;
+    const { connecting, removal } = ctx.cobro.services.connectors;
     const account = standIn.addAccount();
     const endpoints = standIn.webhookEndpoints.size;
     const secret = 'whsec_merchantMadeThisEndpoint0001';
-    const view = await connections.connect(
+    const view = await connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: account.secretKey, publishableKey: account.publishableKey, webhookSecret: secret },
@@ -243,10 +239,10 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     assert.equal(res.statusCode, 200, res.body);
     // Removing it calls nothing at Stripe: there is no endpoint of Cobro's to delete.
     const requests = standIn.requests.length;
-    assert.equal((await connections.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR)).endpointDeleted, true);
+    assert.equal((await removal.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR)).endpointDeleted, true);
     assert.equal(standIn.requests.length, requests);
     await expectAppError(
-      connections.connect(
+      connecting.connect(
         ctx.merchant.id,
         'stripe',
         { secretKey: account.secretKey, publishableKey: account.publishableKey, webhookSecret: 'secret' },
@@ -265,7 +261,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
   async function openStripeOrder(ctx: TestApp, amount = 25) {
     const { connectors, paymentMethods } = ctx.cobro.services;
     const account = standIn.addAccount();
-    const view = await connectors.connections.connect(
+    const view = await connectors.connecting.connect(
       ctx.merchant.id,
       'stripe',
       { secretKey: account.secretKey, publishableKey: account.publishableKey },

@@ -345,7 +345,7 @@ describeBackends('Card subscriptions through Stripe with the Stripe stand-in', (
     const ctx = await buildWith(t);
     const s = await subscribe(ctx);
     await payFirst(ctx, s);
-    await ctx.cobro.services.connectors.connections.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR);
+    await ctx.cobro.services.connectors.removal.remove(ctx.merchant.id, 'stripe', 'test', CLI_ACTOR);
     await bill(ctx, s.recId);
     const [failed] = (await renewals(ctx, s.recId)).filter((o) => o.status === 'REJECTED' && o.id !== s.first.id);
     assert.equal(failed?.failure_code, 'card_connector_missing');

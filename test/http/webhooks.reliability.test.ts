@@ -702,31 +702,33 @@ describeBackends('webhook reliability', (build, backend) => {
       url: `${receiver.url}/queue`,
       event_types: ['PAYMENT_ORDER.CLOSED'],
     });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 8; i++) {
       await payByCard(one.app, one.merchant);
     }
-    // One instance takes all five (a 60 s lease); they go one at a time to the endpoint's only slot.
-    assert.equal(await one.cobro.delivery.tick(), 5);
-    // Each send "takes" 20 s of the shared clock, as a receiver near the 15 s timeout would: the
-    // last ones wait past their lease while both instances keep ticking.
+    // One instance takes all eight (a 60 s lease); they go one at a time to the endpoint's only slot.
+    assert.equal(await one.cobro.delivery.tick(), 8);
+    // Each send "takes" 10 s of the shared clock, as a slow receiver well inside the 15 s timeout
+    // would: the eighth waits 70 s, past its lease, while both instances keep ticking. (A send
+    // cannot take longer than the timeout, so the clock never moves more than that per request:
+    // a lease renewed at half its length always outlives the send it covers.)
     let seen = 0;
     await driveUntil(
       [one.cobro, two.cobro],
-      () => allSettled(one.cobro, one.merchant.id, 5),
+      () => allSettled(one.cobro, one.merchant.id, 8),
       'queued past the lease',
       30_000,
       () => {
-        clock.advance((receiver.requests.length - seen) * 20_000);
+        clock.advance((receiver.requests.length - seen) * 10_000);
         seen = receiver.requests.length;
       },
     );
     const ids = receiver.requests.map((r) => r.webhookId);
-    assert.equal(new Set(ids).size, 5);
-    assert.equal(ids.length, 5, `sent ${ids.length} times for 5 events`);
+    assert.equal(new Set(ids).size, 8);
+    assert.equal(ids.length, 8, `sent ${ids.length} times for 8 events`);
     const rows = await deliveryRows(one.cobro, one.merchant.id);
     assert.deepEqual(
       rows.map((r) => [r.status, r.attempts]),
-      Array.from({ length: 5 }, () => ['SUCCEEDED', 1]),
+      Array.from({ length: 8 }, () => ['SUCCEEDED', 1]),
     );
   });
 

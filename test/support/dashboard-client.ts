@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
+import type { AuditEntry } from '../../src/domain/dashboard/dashboard-user.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
@@ -82,6 +83,51 @@ export class DashboardClient {
     return res;
   }
 
+  /**
+   * Posts a form as a browser posts one with file inputs (multipart/form-data): the CSRF token
+   * of the last page read, the text fields, then each file (an input left empty sends an empty
+   * file part, as browsers do).
+   */
+  async postMultipart(
+    url: string,
+    fields: Record<string, string>,
+    files: { field: string; name: string; type?: string; bytes: Buffer }[],
+    options: { csrf?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
+    const boundary = `----cobro${randomBytes(8).toString('hex')}`;
+    const token = options.csrf === undefined ? this.csrf() : options.csrf;
+    const texts = { ...(token === null ? {} : { csrf_token: token }), ...fields };
+    const parts: Buffer[] = Object.entries(texts).map(([name, value]) =>
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+    for (const file of files) {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+        file.bytes,
+        Buffer.from('\r\n'),
+      );
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: this.address,
+      payload: Buffer.concat(parts),
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        cookie: this.cookieHeader(),
+        origin: this.origin,
+      },
+    });
+    this.remember(res);
+    if (res.headers['content-type']?.toString().startsWith('text/html')) {
+      this.lastBody = res.body;
+    }
+    return res;
+  }
+
   /** Reads the form page first (for its token), then posts to it. */
   async submit(page: string, action: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
     await this.get(page);
@@ -136,4 +182,13 @@ export async function signedInMember(
   const res = await browser.post('/dashboard/login', { email, password: TEST_PASSWORD });
   assert.equal(res.statusCode, 303, res.body);
   return Object.assign(browser, { email });
+}
+
+/** A merchant's payment connection entries in its audit log (`payment_connection.*`), oldest first. */
+export async function connectionAudits(
+  ctx: Pick<TestApp, 'cobro' | 'merchant'>,
+  merchantId = ctx.merchant.id,
+): Promise<AuditEntry[]> {
+  const entries = await ctx.cobro.services.dashboard.audit.list(merchantId, null);
+  return entries.filter((e) => e.action.startsWith('payment_connection.')).reverse();
 }

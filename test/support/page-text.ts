@@ -7,3 +7,9 @@
 export function withoutRandomTokens(text: string): string {
   return text.replace(/[A-Za-z0-9_-]{22,}/g, ' ');
 }
+
+/** The text of a page's element carrying `data-test="<name>"` (its first one), tags removed; null without one. */
+export function testText(body: string, name: string): string | null {
+  const match = new RegExp(`data-test="${name}"[^>]*>([\\s\\S]*?)</(?:dd|code|p|div|span)>`).exec(body);
+  return match ? (match[1] ?? '').replace(/<[^>]+>/g, '').trim() : null;
+}

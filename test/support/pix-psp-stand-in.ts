@@ -703,7 +703,7 @@ export function usePixStandIn(profile: PixProfileName = 'bcb'): () => PixPspStan
   };
 }
 
-/** What `connect pix` is given for a client of this stand-in (ConnectionService.connectPix's input). */
+/** What `connect pix` is given for a client of this stand-in (ConnectService.connectPix's input). */
 export function connectInput(
   standIn: PixPspStandIn,
   client: StandInClient,

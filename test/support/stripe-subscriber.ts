@@ -68,9 +68,9 @@ export async function billDue(ctx: TestApp, recId: string): Promise<void> {
  * is made, not yet paid.
  */
 export async function subscribeByCard(ctx: TestApp, standIn: StripeStandIn): Promise<Subscribed> {
-  const { connections, intents } = ctx.cobro.services.connectors;
+  const { connecting, intents } = ctx.cobro.services.connectors;
   const account = standIn.addAccount();
-  const view = await connections.connect(
+  const view = await connecting.connect(
     ctx.merchant.id,
     'stripe',
     { secretKey: account.secretKey, publishableKey: account.publishableKey },

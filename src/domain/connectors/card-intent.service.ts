@@ -4,8 +4,8 @@ import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { IntentView } from './card-connector.ts';
 import type { CardSubscriptionService } from './card-subscription.service.ts';
-import type { ConnectionService } from './connection.service.ts';
-import { connectorFailure } from './connection.service.ts';
+import { connectorFailure } from './connect.service.ts';
+import type { ConnectorAccess } from './connector-access.ts';
 
 /**
  * The processor's side of a card order served by a merchant's connection: one intent per order,
@@ -16,7 +16,7 @@ import { connectorFailure } from './connection.service.ts';
 export class CardIntentService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly connections: ConnectionService,
+    private readonly connectors: ConnectorAccess,
     private readonly orders: PaymentOrderCore,
     private readonly subscriptions: CardSubscriptionService | null = null,
   ) {}
@@ -33,7 +33,7 @@ export class CardIntentService {
         `payment order ${order.id} is a subscription's renewal: it is charged with the saved card`,
       ]);
     }
-    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    const access = await this.connectors.cardAccess(order.merchantId, order.mode);
     if (!access) {
       throw new AppError('CONFLICT', [`the merchant has no card processor connected in ${order.mode} mode`]);
     }

@@ -10,8 +10,8 @@ import type { CardConnector, IntentOutcome, IntentView } from './card-connector.
 import { ConnectorError } from './card-connector.ts';
 import type { CardRenewalMailer } from './card-renewal-mail.ts';
 import { isRenewalConfirmationLink } from './card-renewal-mail.ts';
-import type { ConnectionService } from './connection.service.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
+import type { ConnectorAccess } from './connector-access.ts';
 import { parseSavedCard, savedCardToken } from './saved-card.ts';
 
 /** Whether the intent's money is the order's: its amount, and what it received, in the order's currency. */
@@ -67,7 +67,7 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly connections: ConnectionService,
+    private readonly connectors: ConnectorAccess,
     private readonly orders: PaymentOrderCore,
     private readonly mailer: CardRenewalMailer,
     private readonly signer: LinkSigner,
@@ -116,7 +116,7 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
 
   async charge(order: PaymentOrder, cardToken: string, rec: RecurrentPayment): Promise<PaymentOrder> {
     const saved = parseSavedCard(cardToken);
-    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    const access = await this.connectors.cardAccess(order.merchantId, order.mode);
     if (!saved || !access || access.connection.provider !== saved.provider) {
       return this.reject(order, {
         code: 'card_connector_missing',
@@ -157,7 +157,7 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
    */
   async withdraw(order: PaymentOrder, rec: RecurrentPayment): Promise<PaymentOrder> {
     const saved = parseSavedCard(rec.cardToken);
-    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    const access = await this.connectors.cardAccess(order.merchantId, order.mode);
     if (access && saved) {
       const intent = order.providerRef
         ? await access.connector.retrieveIntentWithCard(access.secretKey, order.providerRef)
@@ -189,7 +189,7 @@ export class CardSubscriptionService implements ConnectorCardRenewals {
     if (!rec || !order || order.recurrentPaymentId !== rec.id || order.periodAttempt === null) {
       return null;
     }
-    const access = await this.connections.cardAccess(order.merchantId, order.mode);
+    const access = await this.connectors.cardAccess(order.merchantId, order.mode);
     if (!access || !order.providerRef) {
       return null;
     }

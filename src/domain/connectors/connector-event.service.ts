@@ -5,8 +5,8 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ConnectorEvent, IntentView } from './card-connector.ts';
-import type { ConnectionService } from './connection.service.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
+import type { ConnectorAccess } from './connector-access.ts';
 import { savedCardToken } from './saved-card.ts';
 
 /**
@@ -41,7 +41,7 @@ export class ConnectorEventService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly connections: ConnectionService,
+    private readonly connectors: ConnectorAccess,
     private readonly orders: PaymentOrderCore,
   ) {}
 
@@ -51,12 +51,12 @@ export class ConnectorEventService {
     rawBody: Buffer,
     signature: string | undefined,
   ): Promise<ReceivedEvent> {
-    const found = await this.connections.byWebhookId(webhookId);
+    const found = await this.connectors.byWebhookId(webhookId);
     if (!found || found.connection.provider !== provider) {
       throw new AppError('NOT_FOUND', ['no connection receives events at this URL']);
     }
     const { connection, webhookSecret } = found;
-    const event = this.connections.connector(provider).verifyEvent(rawBody, signature, webhookSecret);
+    const event = this.connectors.connector(provider).verifyEvent(rawBody, signature, webhookSecret);
     if (!event) {
       throw new AppError('WRONG_INPUT', [
         'the event signature (Stripe-Signature) is missing, wrong or older than 300 seconds',

@@ -9,8 +9,8 @@ import { toWireTime } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import { ConnectorError } from './card-connector.ts';
-import type { ConnectionService } from './connection.service.ts';
 import type { Connection } from './connection.ts';
+import type { ConnectorAccess } from './connector-access.ts';
 import type { PixCharge, PixChargeState } from './pix-charge.ts';
 import { NO_CHECK, PIX_CHARGE_OPEN_STATES, pixRefundId, pixTxid } from './pix-charge.ts';
 import type { PixAccess, PixChargeView, PixConnector } from './pix-connector.ts';
@@ -65,7 +65,7 @@ export class PixChargeService implements PixCharges {
     private readonly uow: UnitOfWork,
     /** The system's clock: the PSP lives in real time (test clocks move only orders). */
     private readonly clock: Clock,
-    private readonly connections: ConnectionService,
+    private readonly connectors: ConnectorAccess,
     private readonly core: PaymentOrderCore,
     /** Records money received on an order: closes it, or records it UNDERPAID or PAID_LATE (PaymentOrderMoveService.confirm). */
     private readonly confirm: Confirm,
@@ -177,7 +177,7 @@ export class PixChargeService implements PixCharges {
    * changes nothing. NOT_FOUND for a URL no API Pix connection has.
    */
   async notify(webhookId: string, body: unknown): Promise<{ checked: number; outcomes: PixCheckOutcome[] }> {
-    const found = await this.connections.byWebhookId(webhookId);
+    const found = await this.connectors.byWebhookId(webhookId);
     if (found?.connection.provider !== 'pix' || !found.connection.pix) {
       throw new AppError('NOT_FOUND', ['no connection receives notifications at this URL']);
     }
@@ -185,7 +185,7 @@ export class PixChargeService implements PixCharges {
     const profile = found.connection.pix.profile;
     const at = this.clock.now().getTime();
     await this.uow.transaction((repos) => repos.connections.touchConnection(connection.id, at));
-    const read = this.connections.pix().readNotification(profile, body);
+    const read = this.connectors.pix().readNotification(profile, body);
     const outcomes: PixCheckOutcome[] = [];
     const seen = new Set<string>();
     for (const entry of read?.entries ?? []) {
@@ -460,7 +460,7 @@ export class PixChargeService implements PixCharges {
     if (!connection?.pix) {
       return null;
     }
-    const opened = this.connections.pixAccessOf(connection);
+    const opened = this.connectors.pixAccessOf(connection);
     return { connection, connector: opened.connector, access: opened.access };
   }
 

@@ -99,6 +99,8 @@ export interface PixConnector {
   checkToken(access: PixAccess): Promise<void>;
   /** `PUT /webhook/{chave}` with the URL the PSP is to notify. */
   registerWebhook(access: PixAccess, pixKey: string, webhookUrl: string): Promise<void>;
+  /** `GET /webhook/{chave}`: the URL the PSP notifies for the key; null when it has none. */
+  webhookOf(access: PixAccess, pixKey: string): Promise<string | null>;
   /** `DELETE /webhook/{chave}`; one already gone counts as deleted. */
   removeWebhook(access: PixAccess, pixKey: string): Promise<void>;
   /** `PUT /cob/{txid}`; the same txid again answers the charge already made. */

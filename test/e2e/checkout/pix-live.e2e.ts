@@ -29,7 +29,7 @@ describeInChromium('[CHECKOUT] live PIX through the merchant’s PSP in Chromium
     const shop = await startSite(t);
     const merchant = await env.createMerchant('live');
     const client = await standIn.addClient();
-    const connection = await env.cobro.services.connectors.connections.connectPix(
+    const connection = await env.cobro.services.connectors.connecting.connectPix(
       merchant.id,
       connectInput(standIn, client, 'live'),
       CLI_ACTOR,

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { beforeEach, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import type { AuditEntry } from '../../../src/domain/dashboard/dashboard-user.ts';
 import type { DashboardClient } from '../../support/dashboard-client.ts';
-import { signedInMember } from '../../support/dashboard-client.ts';
+import { connectionAudits, signedInMember } from '../../support/dashboard-client.ts';
 import { logSink } from '../../support/log-sink.ts';
+import { testText } from '../../support/page-text.ts';
 import type { StripeStandIn } from '../../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../../support/stripe-stand-in.ts';
-import type { BuildOptions, TestApp } from '../../support/test-app.ts';
+import type { BuildOptions } from '../../support/test-app.ts';
 import { describeBackends } from '../../support/test-app.ts';
 
 /*
@@ -28,19 +28,7 @@ beforeEach(() => {
   standIn = standIns();
 });
 
-/** This merchant's connection entries in its audit log, oldest first. */
-async function connectionAudits(ctx: TestApp, merchantId = ctx.merchant.id): Promise<AuditEntry[]> {
-  const entries = await ctx.cobro.services.dashboard.audit.list(merchantId, null);
-  return entries.filter((e) => e.action.startsWith('payment_connection.')).reverse();
-}
-
 const requestsTo = (operation: string) => standIn.requests.filter((r) => r.operation === operation).length;
-
-/** The text of the element carrying `data-test="<name>"` (its first one), tags removed. */
-function testText(body: string, name: string): string | null {
-  const match = new RegExp(`data-test="${name}"[^>]*>([\\s\\S]*?)</(?:dd|code|p|div|span)>`).exec(body);
-  return match ? (match[1] ?? '').replace(/<[^>]+>/g, '').trim() : null;
-}
 
 /** Signs in as `role` and connects `keys` through the form of `page`. */
 async function connectThroughForm(

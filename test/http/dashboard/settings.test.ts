@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
@@ -16,50 +16,24 @@ import type { TestApp } from '../../support/test-app.ts';
 import { buildTestApp, describeBackends } from '../../support/test-app.ts';
 
 const T = '/dashboard/test';
-const ORIGIN = 'http://127.0.0.1:3000';
 
 const signedIn = (ctx: TestApp, role: string, email?: string) => signedInMember(ctx, role, email ? { email } : {});
 
 type Upload = { name: string; type: string; bytes: Buffer };
 
-/**
- * Posts the logo form as a browser does (multipart/form-data: the CSRF token, then the file),
- * with the token of the last page `browser` read.
- */
+/** Posts the logo form as a browser does (multipart/form-data), with the token of the last page `browser` read. */
 async function uploadLogo(
-  ctx: TestApp,
+  _ctx: TestApp,
   browser: DashboardClient,
   file: Upload | null,
   options: { csrf?: string | null; base?: string } = {},
 ): Promise<LightMyRequestResponse> {
-  const boundary = `----cobro${randomBytes(8).toString('hex')}`;
-  const token = options.csrf === undefined ? browser.csrf() : options.csrf;
-  const parts: Buffer[] = [];
-  if (token !== null) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n${token}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `${options.base ?? T}/settings/profile/logo`,
-    payload: Buffer.concat(parts),
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-      origin: ORIGIN,
-    },
-  });
-  browser.lastBody = res.body;
-  return res;
+  return browser.postMultipart(
+    `${options.base ?? T}/settings/profile/logo`,
+    {},
+    file ? [{ field: 'logo', name: file.name, type: file.type, bytes: file.bytes }] : [],
+    { csrf: options.csrf },
+  );
 }
 
 /** This area's audit entries (the team's own, from signing people in, are left out). */

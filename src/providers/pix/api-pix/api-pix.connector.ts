@@ -56,6 +56,17 @@ export class ApiPixConnector implements PixConnector {
     }
   }
 
+  async webhookOf(access: PixAccess, pixKey: string): Promise<string | null> {
+    const { status, json, answer } = await this.client.call(access, 'GET', `/webhook/${encodeURIComponent(pixKey)}`);
+    if (status === 404) {
+      return null;
+    }
+    if (status < 200 || status >= 300) {
+      throw failure('webhook check', answer);
+    }
+    return typeof json?.webhookUrl === 'string' ? json.webhookUrl : null;
+  }
+
   async removeWebhook(access: PixAccess, pixKey: string): Promise<void> {
     const { status, answer } = await this.client.call(access, 'DELETE', `/webhook/${encodeURIComponent(pixKey)}`);
     if ((status < 200 || status >= 300) && status !== 404) {

@@ -13,10 +13,12 @@ import type { PixProfile } from '../../../domain/connectors/pix-connector.ts';
  *   token endpoint at the host's `/oauth/token`, asked with HTTP Basic and a JSON body
  *   `{"grant_type": "client_credentials"}`. When a webhook is registered, Efí first POSTs a test
  *   to the URL as registered (without `/pix`), then sends notifications to `{webhookUrl}/pix`.
- * - inter (Banco Inter; developers.inter.co/references/pix): the API Pix lives under `/pix/v2`
- *   and the token endpoint at `/oauth/v2/token`, asked with a form holding `client_id`,
- *   `client_secret`, `grant_type` and the `scope` list (no HTTP Basic); the notification body is
- *   a bare JSON array of Pix, not wrapped in `{"pix": …}`.
+ * - inter (Banco Inter): the API Pix lives under `/pix/v2` and the notification body is a bare
+ *   JSON array of Pix, not wrapped in `{"pix": …}` (its API Pix reference,
+ *   developers.inter.co/references/pix); the token endpoint is at `/oauth/v2/token`, asked with
+ *   a form holding `client_id`, `client_secret`, `grant_type` and the `scope` list, no HTTP Basic
+ *   (the token section of the same portal, developers.inter.co; public integration samples for
+ *   Inter send the same form). Not tried against Inter's homologation environment.
  */
 export type ProfileRules = {
   /** Added to a base URL given as a bare host (no path), so `--base-url https://host` works. */

@@ -1,11 +1,11 @@
-import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { MAX_LOGO_BYTES } from '../../../domain/merchants/logo-image.ts';
 import type { ProfileField } from '../../../domain/merchants/merchant-profile.ts';
 import { logoPath } from '../../kit/brand.ts';
 import { formField } from '../../kit/form-input.ts';
 import { t as tr } from '../i18n.ts';
 import type { DashRequest, DashRouter } from '../router.ts';
+import { acceptUploads, uploadedFile } from '../uploads.ts';
 import { confirmStep } from '../views/layout.ts';
 import type { FieldErrors, ProfileFormValues, ProfilePageModel } from '../views/settings.views.ts';
 import { fieldErrors, profilePage, profileValuesOf } from '../views/settings.views.ts';
@@ -91,60 +91,16 @@ async function saveProfile(r: DashRequest) {
 
 // ---- Logo upload ------------------------------------------------------------------------------
 
-type UploadedFile = { bytes: Buffer; truncated: boolean };
-
-/** The logo file each upload request carried, set aside while its text fields become req.body. */
-const uploadedLogos = new WeakMap<FastifyRequest, UploadedFile>();
-
 /**
- * The logo is the only upload of the dashboard: the multipart parser is registered for its
- * route alone, in a scope of its own, with the logo's size as its file limit.
+ * The logo is one file of at most the logo's size, with the CSRF token beside it: the multipart
+ * parser is registered for its route alone.
  */
-async function acceptLogoUploads(scope: FastifyInstance): Promise<void> {
-  await scope.register(multipart, {
-    // Over the limit the file is cut short and marked truncated (not thrown), so the rest of the
-    // request is still read and the form can say what went wrong.
-    throwFileSizeLimit: false,
-    limits: {
-      fileSize: MAX_LOGO_BYTES,
-      files: 1,
-      fields: 4,
-      parts: 5,
-      fieldSize: 1024,
-      fieldNameSize: 64,
-      headerPairs: 50,
-    },
-  });
-  scope.addHook('preHandler', readLogoForm);
-}
-
-/**
- * Reads the whole form (bounded by the limits above) before the router's checks of origin, CSRF
- * token, session and role: the token is one of the form's fields, and the checks read it from
- * req.body, so the text fields are put there.
- */
-async function readLogoForm(req: FastifyRequest): Promise<void> {
-  if (!req.isMultipart()) {
-    return;
-  }
-  const fields: Record<string, string> = {};
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const bytes = await part.toBuffer();
-      if (part.fieldname === 'logo' && !uploadedLogos.has(req)) {
-        uploadedLogos.set(req, { bytes, truncated: part.file.truncated });
-      }
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  req.body = fields;
-}
+const acceptLogoUploads = acceptUploads({ fileSize: MAX_LOGO_BYTES, files: 1, fields: 4, fieldSize: 1024 });
 
 async function uploadLogo(r: DashRequest) {
   const { req, ctx, services, redirect, audit } = r;
-  const file = uploadedLogos.get(req);
-  if (file === undefined || file.bytes.length === 0) {
+  const file = uploadedFile(req, 'logo');
+  if (file === null) {
     return renderProfile(r, { logoError: tr('Choose an image file for the logo.') });
   }
   if (file.truncated) {
