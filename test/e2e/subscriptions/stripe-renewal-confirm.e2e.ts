@@ -7,6 +7,7 @@ import { useStripeStandIn } from '../../support/stripe-stand-in.ts';
 import type { Subscribed } from '../../support/stripe-subscriber.ts';
 import { awaitingPayer, offSessionIntents, payFirst, subscribeByCard } from '../../support/stripe-subscriber.ts';
 import { describeBackends } from '../../support/test-app.ts';
+import { seriousViolations } from '../support/axe.ts';
 import type { RunningCheckout } from '../support/browser.ts';
 import { describeInChromium, startCheckout, watchPage } from '../support/browser.ts';
 
@@ -45,7 +46,7 @@ describeInChromium(
   (browser) => {
     describeBackends('[SUBSCRIPTIONS] confirming a card renewal', (_build, backend) => {
       /** A subscriber whose renewal waits for them, and the confirmation page open in Chromium. */
-      const openConfirmation = async (t: TestContext) => {
+      const openConfirmation = async (t: TestContext, options: { bypassCSP?: boolean } = {}) => {
         const env: RunningCheckout = await startCheckout(
           t,
           { env: { STRIPE_API_URL: standIn.url, STRIPE_TIMEOUT_MS: '2000' } },
@@ -57,7 +58,7 @@ describeInChromium(
         const [intent] = offSessionIntents(standIn, s);
         assert.ok(intent);
         const [connection] = await env.cobro.services.connectors.connections.list(env.merchant.id);
-        const context = await browser.context(t);
+        const context = await browser.context(t, options);
         await context.route('https://js.stripe.com/v3/', (route) =>
           route.fulfill({ status: 200, contentType: 'application/javascript', body: STRIPE_JS_STAND_IN }),
         );
@@ -113,6 +114,17 @@ describeInChromium(
         await page.getByRole('button', { name: 'Confirm with my bank' }).waitFor();
         assert.match(page.url(), new RegExp(`/renewals/${order.id}\\?sig=`));
         assert.deepEqual(watch.errors, []);
+      });
+
+      test('[SUBSCRIPTIONS]: the confirmation and return pages have no serious accessibility problem', async (t) => {
+        // bypassCSP only lets the test inject axe-core; the pages' own policy is held by the tests above.
+        const { page } = await openConfirmation(t, { bypassCSP: true });
+        const failures = (await seriousViolations(page)).map((v) => `confirmation: ${v}`);
+        await confirm(page);
+        await answer(page, { error: { type: 'card_error', code: 'payment_intent_authentication_failure' } });
+        await page.locator('[data-test="renewal-failed"]').waitFor();
+        failures.push(...(await seriousViolations(page)).map((v) => `return: ${v}`));
+        assert.deepEqual(failures, []);
       });
     });
   },
