@@ -200,6 +200,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     chainObserver,
     orderCore,
     pixCharges,
+    cardSubscriptions,
   } = buildPayments({
     config,
     uow,
@@ -253,8 +254,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       removal: new ConnectionRemovalService(uow, clock, secretBox, connectorAccess, config.publicUrl),
       access: connectorAccess,
       events: new ConnectorEventService(uow, clock, connectorAccess, orderCore),
-      intents: new CardIntentService(uow, connectorAccess, orderCore),
+      intents: new CardIntentService(uow, connectorAccess, orderCore, cardSubscriptions),
       pix: pixCharges,
+      cardSubscriptions,
     },
     subscriptions,
     signer,

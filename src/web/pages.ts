@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RefusalReason } from '../domain/dashboard/access-refusals.service.ts';
 import type { Services } from '../services.ts';
+import { cardRenewalPages } from './card-renewals/card-renewals.plugin.ts';
 import { checkoutPages } from './checkout/checkout.plugin.ts';
 import { dashboardPages } from './dashboard/dashboard.plugin.ts';
 import { planLinkPages } from './links/links.plugin.ts';
@@ -24,6 +25,7 @@ export async function registerPages(app: FastifyInstance, services: Services, op
   await app.register(checkoutPages, services);
   await app.register(mailboxPages, { ...services, smtpConfigured: options.smtpConfigured });
   await app.register(subscriptionPages, services);
+  await app.register(cardRenewalPages, services);
   await app.register(planLinkPages, {
     paymentLinks: services.paymentLinks,
     preferences: services.preferences,

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { CardRenewalMailer } from '../domain/connectors/card-renewal-mail.ts';
+import { CardSubscriptionService } from '../domain/connectors/card-subscription.service.ts';
 import type { ConnectorAccess } from '../domain/connectors/connector-access.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
@@ -34,6 +36,11 @@ import { TEST_MODE_DEFAULTS } from '../providers/test-mode-defaults.ts';
 
 /** Declined card attempts after which a checkout refuses more (card-testing defence); its subscription is then REJECTED. */
 const MAX_CARD_DECLINES = 5;
+/**
+ * How long a card renewal waits for the payer to confirm it with their bank (3-D Secure, from
+ * the mail) before the try counts as failed and the subscription's retries take over.
+ */
+const PAYER_CONFIRMATION_WAIT_MS = 3 * 24 * 3_600_000;
 /** How long an expired crypto order's address is still watched for a late payment (a day, as BTCPay Server keeps watching an expired invoice). */
 const LATE_PAYMENT_WINDOW_MS = 24 * 3_600_000;
 
@@ -111,7 +118,16 @@ export function buildPayments(p: PaymentParts) {
   };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
   const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  const renewals = new PaymentRenewalService(opening, orderMoves);
+  // Subscriptions whose card is kept at the merchant's Stripe account renew through it.
+  const cardSubscriptions = new CardSubscriptionService(
+    uow,
+    p.connectors,
+    orderCore,
+    new CardRenewalMailer(currencies, { publicUrl: config.publicUrl, signer: p.signer }),
+    p.signer,
+    { payerWaitMs: PAYER_CONFIRMATION_WAIT_MS, recheckMs: 5 * 60_000 },
+  );
+  const renewals = new PaymentRenewalService(opening, orderMoves, cardSubscriptions);
   const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
   const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);
   const chainObserver = new ChainObserver(uow, { test: providers.chain, live: providers.liveChain }, orderMoves, {
@@ -131,5 +147,6 @@ export function buildPayments(p: PaymentParts) {
     chainObserver,
     orderCore,
     pixCharges,
+    cardSubscriptions,
   };
 }

@@ -54,6 +54,9 @@ export type RecordedRequest = {
 
 type Stored = { fingerprint: string; status: number; body: Json };
 
+/** What an off-session charge of a saved card does at the stand-in. */
+export type OffSessionOutcome = 'succeed' | 'decline' | 'authentication_required';
+
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /**
@@ -143,10 +146,14 @@ export class StripeStandIn {
   readonly paymentIntents = new Map<string, Json & { id: string; account: string }>();
   readonly refunds = new Map<string, Json & { id: string; account: string }>();
   readonly customers = new Map<string, Json & { id: string; account: string }>();
+  /** Cards kept at the stand-in (a payer's card after a first payment that saved it). */
+  readonly paymentMethods = new Map<string, Json & { id: string; account: string }>();
+  /** What the next off-session charges do, in order (then: they succeed). */
+  private readonly offSession: OffSessionOutcome[] = [];
   readonly apiVersion: string;
   private readonly operations: Operation[];
   private readonly idempotency = new Map<string, Stored>();
-  private readonly faults: { path: RegExp; kind: 'hang' | 'status'; status: number; count: number }[] = [];
+  private readonly faults: { path: RegExp; kind: 'hang' | 'status' | 'drop'; status: number; count: number }[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
   url = '';
@@ -202,14 +209,27 @@ export class StripeStandIn {
     this.faults.push({ path, kind: 'hang', status: 0, count });
   }
 
+  /** The next `count` requests to a path matching `path` find Stripe down: the connection is cut before anything is done. */
+  drop(path: RegExp, count = 1): void {
+    this.faults.push({ path, kind: 'drop', status: 0, count });
+  }
+
   /** The next `count` requests to a path matching `path` answer `status` (kept under their idempotency key, as Stripe does). */
   fail(path: RegExp, status: number, count = 1): void {
     this.faults.push({ path, kind: 'status', status, count });
   }
 
+  /** The next off-session charges of saved cards decline or need the payer, in this order; later ones succeed. */
+  nextOffSession(...outcomes: OffSessionOutcome[]): void {
+    this.offSession.push(...outcomes);
+  }
+
   /** The payer confirmed and the card was charged: the intent succeeds. */
   succeed(intentId: string, received?: number): Json {
     const intent = this.intent(intentId);
+    // The card the payer typed into Stripe's fields; kept for the customer when the intent saves it.
+    intent.payment_method ??= this.newCard(intent.account, intent.setup_future_usage ? intent.customer : null).id;
+    intent.last_payment_error = null;
     intent.status = 'succeeded';
     intent.amount_received = received ?? intent.amount;
     intent.latest_charge = id('ch');
@@ -261,6 +281,57 @@ export class StripeStandIn {
       payload,
       headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
     };
+  }
+
+  private newCard(account: string, customer: unknown): Json & { id: string; account: string } {
+    const card = {
+      id: id('pm'),
+      object: 'payment_method',
+      type: 'card',
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+      customer: typeof customer === 'string' ? customer : null,
+      account,
+    };
+    this.paymentMethods.set(card.id, card);
+    return card;
+  }
+
+  /** POST /v1/payment_intents with confirm=true and off_session=true: the saved card charged without the payer. */
+  private chargeOffSession(intent: Json & { id: string; account: string }, params: Json): [number, Json] {
+    const card = this.paymentMethods.get(String(params.payment_method));
+    if (!card || card.account !== intent.account || card.customer !== params.customer) {
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such PaymentMethod: '${String(params.payment_method)}' for this customer`,
+          },
+        },
+      ];
+    }
+    intent.payment_method = card.id;
+    const outcome = this.offSession.shift() ?? 'succeed';
+    if (outcome === 'succeed') {
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+      intent.latest_charge = id('ch');
+      return [200, { ...intent, account: undefined }];
+    }
+    // Stripe answers a failed off-session try 402, the intent back in requires_payment_method
+    // (docs.stripe.com/payments/save-and-reuse: authentication_required is such a decline).
+    const error =
+      outcome === 'decline'
+        ? { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }
+        : {
+            code: 'authentication_required',
+            decline_code: 'authentication_required',
+            message: 'Your card was declined. This transaction requires authentication.',
+          };
+    intent.status = 'requires_payment_method';
+    intent.last_payment_error = { type: 'card_error', ...error, payment_method: { ...card, account: undefined } };
+    return [402, { error: { type: 'card_error', ...error, payment_intent: { ...intent, account: undefined } } }];
   }
 
   private intent(intentId: string): Json & { id: string; account: string } {
@@ -346,6 +417,14 @@ export class StripeStandIn {
       ]),
     );
 
+    // Faults apply in the order they were asked for: a drop only when it is the next one due.
+    const down = this.faults.find((f) => f.count > 0 && f.path.test(url.pathname));
+    if (down?.kind === 'drop') {
+      down.count--;
+      req.socket.destroy();
+      return;
+    }
+
     // Idempotency, as Stripe keeps it: per account and key, the first answer replayed.
     const key = method === 'POST' ? recorded.idempotencyKey : null;
     const storeKey = key ? `${account.id}:${key}` : null;
@@ -362,14 +441,14 @@ export class StripeStandIn {
       }
       return send(stored.status, stored.body, { 'idempotent-replayed': 'true' });
     }
-    const fault = this.faults.find((f) => f.count > 0 && f.path.test(url.pathname));
+    const fault = this.faults.find((f) => f.count > 0 && f.kind !== 'drop' && f.path.test(url.pathname));
     if (fault) {
       fault.count--;
     }
     const [status, body] =
       fault?.kind === 'status'
         ? [fault.status, { error: { type: 'api_error', message: 'Something went wrong on the stand-in.' } }]
-        : this.execute(`${method} ${operation.template}`, account, params, pathValues);
+        : this.execute(`${method} ${operation.template}`, account, params, pathValues, query);
     if (storeKey && status !== 400 && status !== 401) {
       this.idempotency.set(storeKey, { fingerprint, status, body });
     }
@@ -385,6 +464,7 @@ export class StripeStandIn {
     account: StandInAccount,
     params: Json,
     path: Record<string, string>,
+    query: Json = {},
   ): [number, Json] {
     const created = Math.floor(Date.now() / 1000);
     const common = { livemode: account.livemode, created };
@@ -481,12 +561,34 @@ export class StripeStandIn {
           account: account.id,
           ...common,
         };
+        if (String(params.confirm) === 'true' && String(params.off_session) === 'true') {
+          const [status, body] = this.chargeOffSession(intent, params);
+          if (status !== 400) {
+            this.paymentIntents.set(intentId, intent);
+          }
+          return [status, body];
+        }
         this.paymentIntents.set(intentId, intent);
         return [200, visible(intent)];
       }
+      case 'GET /v1/payment_intents': {
+        const listed = [...this.paymentIntents.values()]
+          .filter((i) => i.account === account.id && (query.customer === undefined || i.customer === query.customer))
+          .reverse()
+          .slice(0, Number(query.limit ?? 10));
+        return [
+          200,
+          { object: 'list', url: '/v1/payment_intents', has_more: false, data: listed.map((i) => visible(i)) },
+        ];
+      }
       case 'GET /v1/payment_intents/{intent}': {
         const intent = own(this.paymentIntents, path.intent ?? '');
-        return intent ? [200, visible(intent)] : missing('payment_intent', path.intent ?? '');
+        if (!intent) {
+          return missing('payment_intent', path.intent ?? '');
+        }
+        const expand = Array.isArray(query.expand) ? query.expand : [];
+        const card = expand.includes('payment_method') ? this.paymentMethods.get(String(intent.payment_method)) : null;
+        return [200, visible({ ...intent, ...(card ? { payment_method: visible(card) } : {}) })];
       }
       case 'POST /v1/refunds': {
         const intent = own(this.paymentIntents, String(params.payment_intent ?? ''));

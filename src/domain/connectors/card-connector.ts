@@ -33,6 +33,24 @@ export type IntentView = {
   preferenceId: string | null;
   /** Why the last try failed, as the processor put it (a decline code and its message). */
   failure: { code: string; message: string } | null;
+  /** The card the intent was paid (or tried) with, at the processor; null until there is one. */
+  paymentMethodId?: string | null;
+  /** The processor's customer the intent belongs to (a subscriber), or null. */
+  customerId?: string | null;
+  /** Brand and last four digits of that card, when the processor gave them with the intent. */
+  card?: { brand: string; last4: string } | null;
+};
+
+/** A renewal charged without the payer (Stripe: off_session, confirm), with the card kept for the subscription. */
+export type SavedCardChargeInput = {
+  orderId: string;
+  preferenceId: string | null;
+  amount: Money;
+  description: string;
+  customerId: string;
+  paymentMethodId: string;
+  /** Fixed by (subscription, period, attempt): whatever the retries, one charge per try. */
+  idempotencyKey: string;
 };
 
 export type RefundView = { id: string; status: string; outcome: RefundOutcome; intentId: string | null };
@@ -107,6 +125,17 @@ export interface CardConnector {
   retrieveIntent(secretKey: string, intentId: string): Promise<IntentView>;
   /** A full refund of the intent, keyed by the order so a retry never refunds twice. */
   createRefund(secretKey: string, input: { orderId: string; intentId: string }): Promise<RefundView>;
+  /**
+   * Charges a saved card without the payer. A decline or a card that needs the payer
+   * (authentication_required) is not an error: the intent comes back with its failure.
+   * UNAVAILABLE when no answer came (retry with the same key); REJECTED when the processor
+   * answered an error it keeps under the key (the try is over) and made no intent for the order.
+   */
+  chargeSavedCard(secretKey: string, input: SavedCardChargeInput): Promise<IntentView>;
+  /** The intent made for an order among a customer's, or null: what became of a charge whose answer was lost. */
+  findCustomerIntent(secretKey: string, customerId: string, orderId: string): Promise<IntentView | null>;
+  /** The intent with the card it was paid with (brand, last four), for a subscription's saved card. */
+  retrieveIntentWithCard(secretKey: string, intentId: string): Promise<IntentView>;
   /** A customer at the processor for a subscriber, keyed by the subscription (its saved card hangs on it). */
   createCustomer(
     secretKey: string,

@@ -3,6 +3,7 @@ import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { IntentView } from './card-connector.ts';
+import type { CardSubscriptionService } from './card-subscription.service.ts';
 import { connectorFailure } from './connect.service.ts';
 import type { ConnectorAccess } from './connector-access.ts';
 
@@ -17,6 +18,7 @@ export class CardIntentService {
     private readonly uow: UnitOfWork,
     private readonly connectors: ConnectorAccess,
     private readonly orders: PaymentOrderCore,
+    private readonly subscriptions: CardSubscriptionService | null = null,
   ) {}
 
   /** The order's intent, created on first call; the order must be an open card order of a connected merchant. */
@@ -26,9 +28,9 @@ export class CardIntentService {
         `payment order ${order.id} is not an open card order (${order.paymentMethodType}, ${order.status})`,
       ]);
     }
-    if (order.recurrentPaymentId !== null) {
+    if (order.periodAttempt !== null) {
       throw new AppError('CONFLICT', [
-        `payment order ${order.id} belongs to a subscription: not served by a connector yet`,
+        `payment order ${order.id} is a subscription's renewal: it is charged with the saved card`,
       ]);
     }
     const access = await this.connectors.cardAccess(order.merchantId, order.mode);
@@ -37,12 +39,14 @@ export class CardIntentService {
     }
     let intent: IntentView;
     try {
+      // A subscription's first payment keeps the card, on a customer of the subscriber, for its renewals.
+      const saveCardFor = this.subscriptions ? await this.subscriptions.customerFor(access, order) : null;
       intent = await access.connector.createIntent(access.secretKey, {
         orderId: order.id,
         preferenceId: order.checkoutPreferenceId,
         amount: { amountMinor: order.chargedAmountMinor, currency: order.chargedCurrency },
         description: order.title,
-        saveCardFor: null,
+        saveCardFor,
       });
     } catch (error) {
       throw connectorFailure(error, `${access.connection.provider} payment`);

@@ -7,6 +7,7 @@ import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ConnectorEvent, IntentView } from './card-connector.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
 import type { ConnectorAccess } from './connector-access.ts';
+import { savedCardToken } from './saved-card.ts';
 
 /**
  * What became of an event, stored beside its id:
@@ -127,22 +128,22 @@ export class ConnectorEventService {
       };
     }
     const now = this.orders.now(order);
-    await this.orders.close(repos, order, { receivedAmountMinor: received.amountMinor }, now, null);
+    // A subscription's first payment: the card it was paid with becomes the subscription's saved card.
+    const cardToken = order.recurrentPaymentId ? savedCardToken(connection.provider, intent) : null;
+    await this.orders.close(repos, order, { receivedAmountMinor: received.amountMinor }, now, cardToken);
     return { outcome: 'closed', problem: null };
   }
 }
 
 /**
  * The intent is the one Cobro created for this order: same merchant and mode as the connection,
- * a card order, and the intent's id recorded on the order when it was created. A subscription's
- * order also needs the saved card's reference to close, which this event alone does not carry.
+ * a card order, and the intent's id recorded on the order when it was created.
  */
 function createdFor(order: PaymentOrder, connection: Connection, intent: IntentView): boolean {
   return (
     order.merchantId === connection.merchantId &&
     order.mode === connection.mode &&
     order.paymentMethodType === 'CARD' &&
-    order.providerRef === intent.id &&
-    order.recurrentPaymentId === null
+    order.providerRef === intent.id
   );
 }

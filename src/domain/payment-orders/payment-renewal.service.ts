@@ -3,6 +3,7 @@ import type { CardChargeResult } from '../payment-methods/payment-provider.ts';
 import { newId } from '../shared/ids.ts';
 import type { RecurrentPayment } from '../subscriptions/recurrent-payment.ts';
 import type { RenewalCharger } from '../subscriptions/renewal-charger.ts';
+import type { ConnectorCardRenewals } from './card-renewals.port.ts';
 import type { OrderOpening } from './order-opening.ts';
 import type { PaymentOrder } from './payment-order.ts';
 import type { PaymentOrderMoveService } from './payment-order-move.service.ts';
@@ -12,6 +13,8 @@ export class PaymentRenewalService implements RenewalCharger {
   constructor(
     private readonly opening: OrderOpening,
     private readonly moves: PaymentOrderMoveService,
+    /** Renewals of cards saved at a merchant's own processor (a Stripe connection). */
+    private readonly connectorCards: ConnectorCardRenewals | null = null,
   ) {}
 
   getRenewal(recId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined> {
@@ -128,6 +131,9 @@ export class PaymentRenewalService implements RenewalCharger {
    * `rec` is the subscription as the billing run read it, which the close updates by compare-and-set.
    */
   async chargeRenewal(order: PaymentOrder, token: string, rec: RecurrentPayment): Promise<PaymentOrder> {
+    if (this.connectorCards?.handles(token)) {
+      return this.connectorCards.charge(order, token, rec);
+    }
     let result: CardChargeResult;
     try {
       result = await this.opening.providers.card.chargeToken({
@@ -158,6 +164,12 @@ export class PaymentRenewalService implements RenewalCharger {
   async withdraw(order: PaymentOrder): Promise<PaymentOrder> {
     if (order.paymentMethodType !== 'CARD') {
       return this.moves.expire(order);
+    }
+    const rec = this.connectorCards
+      ? await this.opening.uow.read.recurrentPayments.getById(order.recurrentPaymentId ?? '')
+      : undefined;
+    if (rec && this.connectorCards?.handles(rec.cardToken)) {
+      return this.connectorCards.withdraw(order, rec);
     }
     const result = await this.opening.providers.card.recover(order.id, order.mode);
     return this.moves.applyCardResult(order, result);

@@ -1,3 +1,4 @@
+import { parseSavedCard } from '../connectors/saved-card.ts';
 import type { Caller } from '../merchants/merchant.ts';
 import type { CardInput, CardPaymentProvider } from '../payment-methods/payment-provider.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
@@ -97,6 +98,10 @@ export class PayerPortalService {
     }
     if (rec.paymentMethodType !== 'CARD') {
       throw new AppError('CONFLICT', ['this subscription is not paid by card']);
+    }
+    if (parseSavedCard(rec.cardToken)) {
+      // Kept at the merchant's own processor, whose card fields are its own: no card number comes here.
+      throw new AppError('CONFLICT', ["this subscription's card is kept by the merchant's card processor"]);
     }
     // The validator's messages never contain the number or the code, so they can be shown as they are.
     const checked = this.validateCard(card, this.clocks.clockFor(rec).now());

@@ -88,6 +88,10 @@ export class SubscriptionBillingService {
         } else {
           try {
             const charged = await this.charger.chargeRenewal(order, rec.cardToken, rec);
+            // Still open: the processor did not answer, or the payer must confirm it; a later run asks again.
+            if (charged.status === 'OPENED') {
+              break;
+            }
             // Paid: the period's end is the next due date, so unless the clock is already past
             // it (catching up), there is nothing more to bill and no need to read the record again.
             if (charged.status === 'CLOSED' && now < periodBounds(rec.anchorAt, rec.intervalType, period).end) {

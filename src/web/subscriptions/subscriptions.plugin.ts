@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { parseSavedCard } from '../../domain/connectors/saved-card.ts';
 import type { PaymentOrder } from '../../domain/payment-orders/payment-order.ts';
 import { AppError } from '../../domain/shared/errors.ts';
 import type { CardField, CardProblem } from '../../domain/subscriptions/payer-portal.service.ts';
@@ -242,8 +243,9 @@ export const subscriptionPages: FastifyPluginAsync<Services> = async (app, deps)
           cardText: cardTextOf(rec, ctx.messages),
           payerText: rec.payer.email,
           payNowUrl: renewal ? `/checkout/${rec.checkoutPreferenceId}/orders/${renewal.id}` : null,
+          // A card kept at the merchant's own processor is not typed into a form of Cobro's.
           cardForm:
-            rec.paymentMethodType === 'CARD'
+            rec.paymentMethodType === 'CARD' && !parseSavedCard(rec.cardToken)
               ? {
                   action: `${PREFIX}/${rec.id}/card`,
                   csrfToken: csrf.tokenFor(req, reply, rec.id),

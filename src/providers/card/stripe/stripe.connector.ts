@@ -5,12 +5,13 @@ import type {
   CreateIntentInput,
   IntentView,
   RefundView,
+  SavedCardChargeInput,
 } from '../../../domain/connectors/card-connector.ts';
 import { ConnectorError } from '../../../domain/connectors/card-connector.ts';
 import type { Mode } from '../../../domain/merchants/merchant.ts';
 import type { Money } from '../../../domain/shared/money.ts';
 import type { StripeClientOptions } from './stripe.client.ts';
-import { call, STRIPE_API_VERSION, stripeClient } from './stripe.client.ts';
+import { call, connectorError, STRIPE_API_VERSION, stripeClient } from './stripe.client.ts';
 import { fromStripeAmount, intentOutcome, refundOutcome, STRIPE_EVENTS, toStripeAmount } from './stripe.mapping.ts';
 
 /** Seconds an event's signature stays good (Stripe's own default). */
@@ -163,6 +164,55 @@ export class StripeConnector implements CardConnector {
     return this.intentView(intent);
   }
 
+  async chargeSavedCard(secretKey: string, input: SavedCardChargeInput): Promise<IntentView> {
+    const amount = this.stripeAmount(input.amount);
+    const params: Stripe.PaymentIntentCreateParams & { payment_method_types: string[] } = {
+      amount,
+      currency: input.amount.currency.toLowerCase(),
+      payment_method_types: ['card'],
+      description: input.description.slice(0, 1000),
+      metadata: this.metadataOf(input),
+      customer: input.customerId,
+      payment_method: input.paymentMethodId,
+      off_session: true,
+      confirm: true,
+    };
+    const client = stripeClient(secretKey, this.options);
+    try {
+      return this.intentView(await client.paymentIntents.create(params, { idempotencyKey: input.idempotencyKey }));
+    } catch (error) {
+      // A decline (402) carries the intent it left behind: a result, not a failure of the call.
+      if (error instanceof Stripe.errors.StripeError && error.payment_intent?.id) {
+        return this.intentView(error.payment_intent);
+      }
+      if (!(error instanceof Stripe.errors.StripeAPIError && (error.statusCode ?? 0) >= 500)) {
+        throw connectorError(error);
+      }
+    }
+    // Stripe answered a 5xx, which it keeps under the key and replays to every retry: the try is
+    // over. Whether it made an intent before failing is asked of the customer's intents.
+    const made = await this.findCustomerIntent(secretKey, input.customerId, input.orderId);
+    if (made) {
+      return made;
+    }
+    throw new ConnectorError('REJECTED', 'Stripe answered an error to the charge and made no payment for it');
+  }
+
+  async findCustomerIntent(secretKey: string, customerId: string, orderId: string): Promise<IntentView | null> {
+    const listed = await call(() =>
+      stripeClient(secretKey, this.options).paymentIntents.list({ customer: customerId, limit: 100 }),
+    );
+    const made = listed.data.find((intent) => intent.metadata?.cobro_payment_order_id === orderId);
+    return made ? this.intentView(made) : null;
+  }
+
+  async retrieveIntentWithCard(secretKey: string, intentId: string): Promise<IntentView> {
+    const intent = await call(() =>
+      stripeClient(secretKey, this.options).paymentIntents.retrieve(intentId, { expand: ['payment_method'] }),
+    );
+    return this.intentView(intent);
+  }
+
   async retrieveIntent(secretKey: string, intentId: string): Promise<IntentView> {
     const intent = await call(() => stripeClient(secretKey, this.options).paymentIntents.retrieve(intentId));
     return this.intentView(intent);
@@ -200,6 +250,25 @@ export class StripeConnector implements CardConnector {
     return { id: customer.id };
   }
 
+  private stripeAmount(money: Money): number {
+    const amount = toStripeAmount(money.amountMinor, money.currency, this.decimalsOf(money.currency));
+    if (amount === null) {
+      throw new ConnectorError(
+        'REJECTED',
+        `${money.amountMinor} minor units of ${money.currency} cannot be expressed in Stripe's units`,
+      );
+    }
+    return amount;
+  }
+
+  private metadataOf(input: { orderId: string; preferenceId: string | null }): Record<string, string> {
+    const metadata: Record<string, string> = { cobro_payment_order_id: input.orderId };
+    if (input.preferenceId !== null) {
+      metadata.cobro_checkout_preference_id = input.preferenceId;
+    }
+    return metadata;
+  }
+
   private money(amount: number | null | undefined, currency: string): Money | null {
     const code = currency.toUpperCase();
     let decimals: number;
@@ -214,6 +283,7 @@ export class StripeConnector implements CardConnector {
 
   private intentView(intent: Stripe.PaymentIntent): IntentView {
     const error = intent.last_payment_error;
+    const pm = intent.payment_method;
     return {
       id: intent.id,
       status: intent.status,
@@ -229,6 +299,9 @@ export class StripeConnector implements CardConnector {
             message: error.message ?? 'The card was declined.',
           }
         : null,
+      paymentMethodId: typeof pm === 'string' ? pm : (pm?.id ?? null),
+      customerId: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+      card: typeof pm === 'object' && pm?.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null,
     };
   }
 }
