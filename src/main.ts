@@ -7,6 +7,7 @@ import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import { CardDisputeService } from './domain/connectors/card-dispute.service.ts';
 import { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import { ConnectionService } from './domain/connectors/connection.service.ts';
 import { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
@@ -202,6 +203,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     chainObserver,
     orderCore,
     pixCharges,
+    cardRefunds,
   } = buildPayments({
     config,
     uow,
@@ -250,7 +252,10 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     webhooks: webhookServices,
     connectors: {
       connections,
-      events: new ConnectorEventService(uow, clock, connections, orderCore),
+      events: new ConnectorEventService(uow, clock, connections, orderCore, {
+        refunds: cardRefunds,
+        disputes: new CardDisputeService(orderCore, (code) => currencies.decimalsOf(code)),
+      }),
       intents: new CardIntentService(uow, connections, orderCore),
       pix: pixCharges,
     },
@@ -304,7 +309,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges };
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges, cardRefunds };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

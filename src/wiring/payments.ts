@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { ConnectionService } from '../domain/connectors/connection.service.ts';
+import { CardRefundService } from '../domain/connectors/card-refund.service.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';
@@ -98,7 +99,9 @@ export function buildPayments(p: PaymentParts) {
   const pixCharges = new PixChargeService(uow, p.clock, p.connections, orderCore, (order, received) =>
     orderMoves.confirm(order, received),
   );
-  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, pixCharges);
+  // Card orders paid through a merchant's processor connection are refunded there.
+  const cardRefunds = new CardRefundService(uow, p.clock, p.connections, orderCore);
+  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, [pixCharges, cardRefunds]);
   const opening: OrderOpening = {
     uow,
     core: orderCore,
@@ -131,5 +134,6 @@ export function buildPayments(p: PaymentParts) {
     chainObserver,
     orderCore,
     pixCharges,
+    cardRefunds,
   };
 }
