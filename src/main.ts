@@ -257,6 +257,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
         disputes: new CardDisputeService(orderCore, (code) => currencies.decimalsOf(code)),
       }),
       intents: new CardIntentService(uow, connections, orderCore),
+      refunds: cardRefunds,
       pix: pixCharges,
     },
     subscriptions,

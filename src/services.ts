@@ -1,5 +1,6 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
+import type { CardRefundService } from './domain/connectors/card-refund.service.ts';
 import type { ConnectionService } from './domain/connectors/connection.service.ts';
 import type { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import type { PixChargeService } from './domain/connectors/pix-charge.service.ts';
@@ -54,6 +55,8 @@ export type Services = {
     connections: ConnectionService;
     events: ConnectorEventService;
     intents: CardIntentService;
+    /** Refunds of card orders at the merchant's processor (the card-refund-sync job runs its sync). */
+    refunds: CardRefundService;
     pix: PixChargeService;
   };
   subscriptions: SubscriptionService;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import { CardRefundService } from '../domain/connectors/card-refund.service.ts';
+import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
 import type { EventPublisher } from '../domain/events/event-publisher.ts';

@@ -47,11 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('card_disputes_pk', ['provider', 'dispute_id'])
     .execute();
   await db.schema.createIndex('card_disputes_order').on('card_disputes').columns(['order_id']).execute();
-  await db.schema
-    .createIndex('payment_orders_provider_ref')
-    .on('payment_orders')
-    .columns(['provider_ref'])
-    .execute();
+  await db.schema.createIndex('payment_orders_provider_ref').on('payment_orders').columns(['provider_ref']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

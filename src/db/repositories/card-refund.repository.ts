@@ -1,5 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { CardDispute, CardRefund, CardRefundSource, CardRefundStatus } from '../../domain/connectors/card-refund.ts';
+import type {
+  CardDispute,
+  CardRefund,
+  CardRefundSource,
+  CardRefundStatus,
+} from '../../domain/connectors/card-refund.ts';
 import type { ConnectorProvider } from '../../domain/connectors/connection.ts';
 import type { Mode } from '../../domain/merchants/merchant.ts';
 import type {

@@ -158,8 +158,10 @@ export class CardRefundService implements ProcessorRefunds {
   ): Promise<{ outcome: RefundEventOutcome; problem: string | null; orderId: string | null }> {
     const none = (outcome: RefundEventOutcome) => ({ outcome, problem: null, orderId: null });
     const intentId = event.charge?.intentId ?? event.refund?.intentId ?? null;
-    const order = intentId ? await repos.orders.getByProviderRef(connection.merchantId, connection.mode, intentId) : undefined;
-    if (!order || order.paymentMethodType !== 'CARD') {
+    const order = intentId
+      ? await repos.orders.getByProviderRef(connection.merchantId, connection.mode, intentId)
+      : undefined;
+    if (order?.paymentMethodType !== 'CARD') {
       return none('unknown_intent');
     }
     const recorded = await repos.cardRefunds.get(order.id);

@@ -1,5 +1,5 @@
-import type { DisputePayload } from '../events/event.ts';
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
+import type { DisputePayload } from '../events/event.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import type { Locale } from '../shared/language.ts';
