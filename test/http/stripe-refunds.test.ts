@@ -179,6 +179,13 @@ describeBackends('Refunds and disputes through Stripe, with the Stripe stand-in'
       conn?.lastError ?? '',
       new RegExp(`the refund of order ${s.order.id} was not made by stripe \\(failed\\)`),
     );
+
+    // Asked again within Stripe's day: the key gives back that failed refund, never a new one.
+    const again = await refundOrder(ctx, s.order.id);
+    assert.equal(again.statusCode, 409, again.body);
+    assert.match(again.json().messages[0], /stripe did not make the refund \(failed\); the order stays CLOSED/);
+    assert.equal(refundsAtStripe(s.intent.id).length, 1);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'CLOSED');
   });
 
   test('Stripe refusing a refund is a 409 with its reason; the order stays CLOSED', async (t) => {

@@ -84,12 +84,14 @@ export class CardRefundService implements ProcessorRefunds {
       throw refundFailure(error, connector.provider);
     }
     const at = this.clock.now().getTime();
-    if (refund.outcome === 'FAILED') {
+    // Within a day Stripe answers a key with its first answer: the refund that failed since, as it was then.
+    const replayedFailure = recorded?.status === 'FAILED' && recorded.refundId === refund.id;
+    if (refund.outcome === 'FAILED' || replayedFailure) {
       if (recorded?.status === 'PENDING') {
         await this.failed(recorded, access.connection, refund, at);
       }
       throw new AppError('CONFLICT', [
-        `payment order cannot be refunded: ${connector.provider} did not make the refund (${refund.status}); the order stays CLOSED`,
+        `payment order cannot be refunded: ${connector.provider} did not make the refund (${replayedFailure ? 'failed' : refund.status}); the order stays CLOSED`,
       ]);
     }
     if (!recorded || recorded.status === 'FAILED') {
@@ -300,7 +302,13 @@ export class CardRefundService implements ProcessorRefunds {
     }
     const ref = order.providerRef;
     for (const provider of CARD_PROVIDERS) {
-      const connector = this.connections.connector(provider);
+      let connector: CardConnector;
+      try {
+        connector = this.connections.connector(provider);
+      } catch {
+        // Not on this server: none of its payments can be here either.
+        continue;
+      }
       if (connector.isPaymentRef(ref)) {
         return connector;
       }

@@ -176,10 +176,20 @@ export class PaymentOrderMoveService {
       }
     }
     const now = this.core.now(order);
-    return this.uow.transaction(async (repos) => {
-      const moved = await this.core.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded');
-      await through?.refunded?.(repos, order);
-      return moved;
-    });
+    try {
+      return await this.uow.transaction(async (repos) => {
+        const moved = await this.core.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded');
+        await through?.refunded?.(repos, order);
+        return moved;
+      });
+    } catch (error) {
+      // The processor confirmed this refund, and the order was moved meanwhile by the same
+      // refund (a concurrent request, the processor's event): that is the answer.
+      const current = through && error instanceof AppError ? await this.orders.get(caller, id) : null;
+      if (current?.status === 'REFUNDED') {
+        return current;
+      }
+      throw error;
+    }
   }
 }
