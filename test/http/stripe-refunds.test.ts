@@ -188,6 +188,24 @@ describeBackends('Refunds and disputes through Stripe, with the Stripe stand-in'
     assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'CLOSED');
   });
 
+  test('a refund naming an amount is refused as a partial refund, and nothing is asked of Stripe', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await paidConnectedCardOrder(ctx, standIn);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/payment_orders/${s.order.id}/refunds`,
+      headers: ctx.merchant.authHeaders,
+      payload: { amount: 5, reason: 'one cup broke' },
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(res.json(), {
+      code: 'WRONG_INPUT',
+      messages: ['amount: partial refunds are not supported; send no amount to refund the whole order'],
+    });
+    assert.equal(refundCalls(s.order.id).length, 0);
+    assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'CLOSED');
+  });
+
   test('Stripe refusing a refund is a 409 with its reason; the order stays CLOSED', async (t) => {
     const ctx = await buildWith(t);
     const s = await paidConnectedCardOrder(ctx, standIn);

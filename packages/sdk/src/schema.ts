@@ -957,6 +957,8 @@ export interface components {
         };
         RefundPaymentOrderRequest: {
             reason?: string | null;
+            /** @description Not accepted: refunds are of the whole order. Sent, it is refused (400) rather than ignored, so a partial refund is never made in full */
+            amount?: unknown;
         };
         TestHelperPayRequest: {
             payment_method_id?: string | null;
