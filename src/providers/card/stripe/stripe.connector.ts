@@ -214,7 +214,11 @@ export class StripeConnector implements CardConnector {
     return { id: customer.id };
   }
 
-  private money(amount: number | null | undefined, currency: string): Money | null {
+  private money(amount: number | null | undefined, currency: string | null | undefined): Money | null {
+    // An event's object may leave members out: without a currency there is no amount to read.
+    if (typeof currency !== 'string') {
+      return null;
+    }
     const code = currency.toUpperCase();
     let decimals: number;
     try {
@@ -243,8 +247,8 @@ export class StripeConnector implements CardConnector {
     return {
       id: dispute.id,
       intentId: idOf(dispute.payment_intent),
-      reason: dispute.reason,
-      status: dispute.status,
+      reason: dispute.reason ?? 'unknown',
+      status: dispute.status ?? 'unknown',
       amount: this.money(dispute.amount, dispute.currency),
       evidenceDueBy: typeof due === 'number' ? due * 1000 : null,
     };
