@@ -164,6 +164,24 @@ describeBackends('Refunds and disputes through Stripe, with the Stripe stand-in'
     }
   });
 
+  test('a refund Stripe made whose order was never moved (the process stopped in between) is moved once by the job', async (t) => {
+    const ctx = await buildWith(t);
+    const s = await paidConnectedCardOrder(ctx, standIn);
+    const { refunds } = ctx.cobro.services.connectors;
+    // The step the refund service takes before the order moves: Stripe refunds, Cobro records it pending.
+    const caller = { merchantId: ctx.merchant.id, mode: 'test' as const, key: ctx.merchant.apiKey };
+    const closed = await ctx.cobro.services.orders.get(caller, s.order.id);
+    assert.equal(await refunds.refund(closed), 'REFUNDED');
+    assert.equal((await refundRow(ctx, s.order.id))?.status, 'PENDING');
+    assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'CLOSED');
+    ctx.clock.advance(31_000);
+    await refunds.sync();
+    assert.equal((await getOrder(ctx.app, ctx.merchant, s.order.id)).status, 'REFUNDED');
+    assert.equal((await refundRow(ctx, s.order.id))?.status, 'SUCCEEDED');
+    assert.equal(await eventsOf(ctx, s.order.id, 'PAYMENT_ORDER.REFUNDED'), 1);
+    assert.equal(refundsAtStripe(s.intent.id).length, 1);
+  });
+
   test('a pending refund Stripe then fails (refund.updated) leaves the order CLOSED and says why on the connection', async (t) => {
     const ctx = await buildWith(t);
     const s = await paidConnectedCardOrder(ctx, standIn);
