@@ -391,6 +391,11 @@ describeBackends('Refunds and disputes through Stripe, with the Stripe stand-in'
     assert.match(page.body, /data-test="dispute"/);
     assert.match(page.body, /Disputed by the payer/);
     assert.match(page.body, /product_not_received/);
+    const es = await browser.get(`/dashboard/test/payment_orders/${s.order.id}`, { 'accept-language': 'es' });
+    assert.match(es.body, /Disputado por el pagador/);
+    assert.match(es.body, /Stripe retiene el dinero disputado/);
+    const pt = await browser.get(`/dashboard/test/payment_orders/${s.order.id}`, { 'accept-language': 'pt-BR' });
+    assert.match(pt.body, /Contestado pelo pagador/);
   });
 
   test('a dispute about an intent of no order of this merchant is answered 2xx and changes nothing', async (t) => {
