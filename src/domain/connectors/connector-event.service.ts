@@ -100,8 +100,13 @@ export class ConnectorEventService {
     const { checkRefundOf, ...answer } = received as ReceivedEvent & { checkRefundOf?: string | null };
     if (checkRefundOf && this.after) {
       // After the commit, outside the transaction: the processor is asked whether the refund is
-      // done. If it cannot answer now, the card-refund-sync job asks again; the event is kept.
-      await this.after.refunds.checkOrder(checkRefundOf);
+      // done. If it cannot answer now, or the order moved meanwhile, the card-refund-sync job asks
+      // again; the event is kept either way.
+      await this.after.refunds.checkOrder(checkRefundOf).catch((error: unknown) => {
+        if (!(error instanceof AppError)) {
+          throw error;
+        }
+      });
     }
     return answer;
   }
