@@ -23,6 +23,7 @@ const PATHS = [
   '/v1/payment_intents',
   '/v1/payment_intents/{intent}',
   '/v1/refunds',
+  '/v1/refunds/{refund}',
   '/v1/webhook_endpoints',
   '/v1/webhook_endpoints/{webhook_endpoint}',
 ];

@@ -7,6 +7,7 @@ import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import { CardDisputeService } from './domain/connectors/card-dispute.service.ts';
 import { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import { ConnectService } from './domain/connectors/connect.service.ts';
 import { ConnectionCheckService } from './domain/connectors/connection-check.service.ts';
@@ -201,6 +202,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orderCore,
     pixCharges,
     cardSubscriptions,
+    cardRefunds,
   } = buildPayments({
     config,
     uow,
@@ -253,8 +255,12 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       checks: new ConnectionCheckService(uow, connectorAccess, config.publicUrl),
       removal: new ConnectionRemovalService(uow, clock, secretBox, connectorAccess, config.publicUrl),
       access: connectorAccess,
-      events: new ConnectorEventService(uow, clock, connectorAccess, orderCore),
+      events: new ConnectorEventService(uow, clock, connectorAccess, orderCore, {
+        refunds: cardRefunds,
+        disputes: new CardDisputeService(orderCore, (code) => currencies.decimalsOf(code)),
+      }),
       intents: new CardIntentService(uow, connectorAccess, orderCore, cardSubscriptions),
+      refunds: cardRefunds,
       pix: pixCharges,
       cardSubscriptions,
     },
@@ -308,7 +314,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges };
+  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges, cardRefunds };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

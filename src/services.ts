@@ -1,5 +1,6 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
+import type { CardRefundService } from './domain/connectors/card-refund.service.ts';
 import type { CardSubscriptionService } from './domain/connectors/card-subscription.service.ts';
 import type { ConnectService } from './domain/connectors/connect.service.ts';
 import type { ConnectionCheckService } from './domain/connectors/connection-check.service.ts';
@@ -67,6 +68,8 @@ export type Services = {
     access: ConnectorAccess;
     events: ConnectorEventService;
     intents: CardIntentService;
+    /** Refunds of card orders at the merchant's processor (the card-refund-sync job runs its sync). */
+    refunds: CardRefundService;
     pix: PixChargeService;
     /** Card subscriptions through a processor connection: saved cards, off-session renewals, the payer's confirmation. */
     cardSubscriptions: CardSubscriptionService;

@@ -444,6 +444,35 @@ export type PixChargesTable = {
   created_at: bigint;
   updated_at: bigint;
 };
+/** The refund of a card order at its merchant's processor (Stripe), one per order. */
+export type CardRefundsTable = {
+  order_id: string;
+  connection_id: string;
+  merchant_id: string;
+  mode: string;
+  provider: string;
+  refund_id: string | null;
+  status: string;
+  source: string;
+  next_check_at: bigint;
+  last_error: string | null;
+  created_at: bigint;
+  updated_at: bigint;
+};
+/** A dispute the processor reported on a card order, once per dispute. */
+export type CardDisputesTable = {
+  provider: string;
+  dispute_id: string;
+  order_id: string;
+  merchant_id: string;
+  mode: string;
+  reason: string;
+  status: string;
+  amount_minor: bigint | null;
+  currency: string | null;
+  evidence_due_by: bigint | null;
+  created_at: bigint;
+};
 export type ConnectorEventsTable = {
   provider: string;
   event_id: string;
@@ -491,4 +520,6 @@ export type Database = {
   processor_connections: ProcessorConnectionsTable;
   connector_events: ConnectorEventsTable;
   pix_charges: PixChargesTable;
+  card_refunds: CardRefundsTable;
+  card_disputes: CardDisputesTable;
 };

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { CardRefundService } from '../domain/connectors/card-refund.service.ts';
 import { CardRenewalMailer } from '../domain/connectors/card-renewal-mail.ts';
 import { CardSubscriptionService } from '../domain/connectors/card-subscription.service.ts';
 import type { ConnectorAccess } from '../domain/connectors/connector-access.ts';
@@ -105,7 +106,9 @@ export function buildPayments(p: PaymentParts) {
   const pixCharges = new PixChargeService(uow, p.clock, p.connectors, orderCore, (order, received) =>
     orderMoves.confirm(order, received),
   );
-  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, pixCharges);
+  // Card orders paid through a merchant's processor connection are refunded there.
+  const cardRefunds = new CardRefundService(uow, p.clock, p.connectors, orderCore);
+  const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, [pixCharges, cardRefunds]);
   const opening: OrderOpening = {
     uow,
     core: orderCore,
@@ -148,5 +151,6 @@ export function buildPayments(p: PaymentParts) {
     orderCore,
     pixCharges,
     cardSubscriptions,
+    cardRefunds,
   };
 }

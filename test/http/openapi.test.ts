@@ -142,7 +142,9 @@ test('every request body and success answer is a named component, and so are the
 
   assert.deepEqual(
     schemas.CobroEvent?.anyOf?.map((s) => s.$ref),
-    ['PaymentOrderEvent', 'RecurrentPaymentEvent', 'WebhookEndpointTestEvent'].map((n) => `#/components/schemas/${n}`),
+    ['PaymentOrderEvent', 'PaymentOrderDisputedEvent', 'RecurrentPaymentEvent', 'WebhookEndpointTestEvent'].map(
+      (n) => `#/components/schemas/${n}`,
+    ),
   );
   const webhook = document.webhooks?.event?.post;
   assert.equal(webhook?.operationId, 'receiveEvent');

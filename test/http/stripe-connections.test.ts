@@ -3,13 +3,11 @@ import type { TestContext } from 'node:test';
 import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
-import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
 import { AppError } from '../../src/domain/shared/errors.ts';
-import { newId } from '../../src/domain/shared/ids.ts';
 import { expectAppError } from '../support/app-errors.ts';
-import { createPreference } from '../support/builders.ts';
 import { logSink } from '../support/log-sink.ts';
 import { getOrder } from '../support/payments.ts';
+import { openConnectedCardOrder } from '../support/stripe-orders.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
 import type { BuildOptions, TestApp } from '../support/test-app.ts';
@@ -253,76 +251,7 @@ describeBackends('Stripe connections with the Stripe stand-in', (build) => {
     );
   });
 
-  /**
-   * A connected merchant with an open card order whose PaymentIntent Cobro created, as the card
-   * step of the checkout will leave it: the order is written as the checkout writes it
-   * (OPENED, CARD), then the connector creates its intent.
-   */
-  async function openStripeOrder(ctx: TestApp, amount = 25) {
-    const { connectors, paymentMethods } = ctx.cobro.services;
-    const account = standIn.addAccount();
-    const view = await connectors.connecting.connect(
-      ctx.merchant.id,
-      'stripe',
-      { secretKey: account.secretKey, publishableKey: account.publishableKey },
-      CLI_ACTOR,
-    );
-    const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
-    assert.ok(endpoint);
-    const pref = await createPreference(ctx.app, ctx.merchant, {
-      amount,
-      currency: 'USD',
-      payment_method_types: ['CARD'],
-    });
-    const method = (await paymentMethods.all()).find((m) => m.type === 'CARD' && m.currency === 'USD');
-    assert.ok(method);
-    const now = ctx.clock.now().getTime();
-    const order: PaymentOrder = {
-      id: newId(),
-      merchantId: ctx.merchant.id,
-      mode: 'test',
-      checkoutPreferenceId: pref.id,
-      recurrentPaymentId: null,
-      amountMinor: BigInt(amount * 100),
-      currency: 'USD',
-      chargedAmountMinor: BigInt(amount * 100),
-      chargedCurrency: 'USD',
-      receivedAmountMinor: null,
-      status: 'OPENED',
-      anomaly: 'NONE',
-      title: 'Tea for two',
-      origin: 'API',
-      externalId: null,
-      paymentMethodId: method.id,
-      paymentMethodType: 'CARD',
-      payer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Souza', phoneNumber: null },
-      instructions: null,
-      providerRef: null,
-      failureCode: null,
-      failureMessage: null,
-      sequence: 1,
-      expiresAt: now + 15 * 60_000,
-      createdAt: now,
-      updatedAt: now,
-      expiredAt: null,
-      closedAt: null,
-      refundedAt: null,
-      periodIndex: null,
-      periodAttempt: null,
-      chainProgress: null,
-    };
-    await ctx.cobro.database.uow.transaction(async (repos) => {
-      await repos.orders.insert(order);
-      await repos.preferences.setLatestOrder(pref.id, order.id, now);
-    });
-    const intent = await connectors.intents.intentFor(order);
-    const again = await connectors.intents.intentFor({ ...order, providerRef: intent.id });
-    assert.equal(again.id, intent.id, 'one intent per order');
-    const path = new URL(view.webhookUrl).pathname;
-    const post = (event: { payload: string; headers: Record<string, string> }) =>
-      ctx.app.inject({ method: 'POST', url: path, headers: event.headers, payload: event.payload });
-    return { account, view, endpoint, pref, order, intent, path, post };
-  }
+  const openStripeOrder = (ctx: TestApp, amount?: number) => openConnectedCardOrder(ctx, standIn, amount);
 
   const closedEvents = async (ctx: TestApp, orderId: string) =>
     Number(

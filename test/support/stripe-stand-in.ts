@@ -150,10 +150,19 @@ export class StripeStandIn {
   readonly paymentMethods = new Map<string, Json & { id: string; account: string }>();
   /** What the next off-session charges do, in order (then: they succeed). */
   private readonly offSession: OffSessionOutcome[] = [];
+  /** The status the next refunds are created in, as Stripe would answer for a slow payment method or bank. */
+  refundStatus: 'succeeded' | 'pending' | 'failed' = 'succeeded';
   readonly apiVersion: string;
   private readonly operations: Operation[];
   private readonly idempotency = new Map<string, Stored>();
-  private readonly faults: { path: RegExp; kind: 'hang' | 'status' | 'drop'; status: number; count: number }[] = [];
+  /** `kept: false`: a refusal Stripe makes before starting (429), not kept under the idempotency key. */
+  private readonly faults: {
+    path: RegExp;
+    kind: 'hang' | 'status' | 'drop';
+    status: number;
+    count: number;
+    kept?: boolean;
+  }[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
   url = '';
@@ -206,7 +215,7 @@ export class StripeStandIn {
 
   /** The next `count` requests to a path matching `path` are carried out but never answered. */
   hang(path: RegExp, count = 1): void {
-    this.faults.push({ path, kind: 'hang', status: 0, count });
+    this.faults.push({ path, kind: 'hang', status: 0, count, kept: true });
   }
 
   /** The next `count` requests to a path matching `path` find Stripe down: the connection is cut before anything is done. */
@@ -216,7 +225,17 @@ export class StripeStandIn {
 
   /** The next `count` requests to a path matching `path` answer `status` (kept under their idempotency key, as Stripe does). */
   fail(path: RegExp, status: number, count = 1): void {
-    this.faults.push({ path, kind: 'status', status, count });
+    this.faults.push({ path, kind: 'status', status, count, kept: true });
+  }
+
+  /**
+   * The next `count` requests to a path matching `path` are turned away with `status` before
+   * Stripe starts on them (429: rate limited): nothing is done and nothing is kept under their
+   * idempotency key, so a retry under the same key is carried out (Stripe keeps only the answers
+   * of requests it began).
+   */
+  refuse(path: RegExp, status = 429, count = 1): void {
+    this.faults.push({ path, kind: 'status', status, count, kept: false });
   }
 
   /** The next off-session charges of saved cards decline or need the payer, in this order; later ones succeed. */
@@ -247,6 +266,87 @@ export class StripeStandIn {
       message: 'Your card has insufficient funds.',
     };
     return { ...intent };
+  }
+
+  /** A refund moves on at Stripe (a pending one done, or failed): its object, for a refund.updated event. */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed' = 'succeeded'): Json {
+    const refund = this.refunds.get(refundId);
+    if (!refund) {
+      throw new Error(`the stand-in has no refund ${refundId}`);
+    }
+    refund.status = status;
+    return { ...refund };
+  }
+
+  /**
+   * The merchant refunds the intent in Stripe's own dashboard, without Cobro: `amount` in
+   * Stripe's units (the whole of it by default). The charge, for the charge.refunded event.
+   */
+  refundInDashboard(intentId: string, amount?: number): Json {
+    const intent = this.intent(intentId);
+    const refunded = amount ?? Number(intent.amount_received);
+    const refund = {
+      id: id('re'),
+      object: 'refund',
+      amount: refunded,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+      metadata: {},
+      status: 'succeeded',
+      account: intent.account,
+      livemode: intent.livemode,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.refunds.set(refund.id, refund);
+    return this.charge(intentId, { refunded });
+  }
+
+  /** The intent's charge as a charge.* event carries it; `refunded` in Stripe's units (the whole of it by default). */
+  charge(intentId: string, options: { refunded?: number } = {}): Json {
+    const intent = this.intent(intentId);
+    const amount = Number(intent.amount_received);
+    const refunded = options.refunded ?? amount;
+    return {
+      id: intent.latest_charge,
+      object: 'charge',
+      amount,
+      amount_captured: amount,
+      amount_refunded: refunded,
+      refunded: refunded >= amount,
+      captured: true,
+      paid: true,
+      status: 'succeeded',
+      currency: intent.currency,
+      payment_intent: intent.id,
+      metadata: {},
+      livemode: intent.livemode,
+    };
+  }
+
+  /** The payer disputed the intent's charge with their bank: the dispute, for a charge.dispute.created event. */
+  dispute(intentId: string, options: { reason?: string; dueBy?: number } = {}): Json {
+    const intent = this.intent(intentId);
+    return {
+      id: id('dp'),
+      object: 'dispute',
+      amount: intent.amount_received,
+      currency: intent.currency,
+      charge: intent.latest_charge,
+      payment_intent: intent.id,
+      reason: options.reason ?? 'fraudulent',
+      status: 'needs_response',
+      is_charge_refundable: false,
+      evidence_details: {
+        due_by: options.dueBy ?? Math.floor(Date.now() / 1000) + 7 * 86_400,
+        has_evidence: false,
+        past_due: false,
+        submission_count: 0,
+      },
+      metadata: {},
+      livemode: intent.livemode,
+      created: Math.floor(Date.now() / 1000),
+    };
   }
 
   /**
@@ -449,7 +549,7 @@ export class StripeStandIn {
       fault?.kind === 'status'
         ? [fault.status, { error: { type: 'api_error', message: 'Something went wrong on the stand-in.' } }]
         : this.execute(`${method} ${operation.template}`, account, params, pathValues, query);
-    if (storeKey && status !== 400 && status !== 401) {
+    if (storeKey && status !== 400 && status !== 401 && fault?.kept !== false) {
       this.idempotency.set(storeKey, { fingerprint, status, body });
     }
     if (fault?.kind === 'hang') {
@@ -607,6 +707,21 @@ export class StripeStandIn {
             },
           ];
         }
+        const refunded = [...this.refunds.values()].some(
+          (r) => r.payment_intent === intent.id && r.status !== 'failed' && r.status !== 'canceled',
+        );
+        if (refunded) {
+          return [
+            400,
+            {
+              error: {
+                type: 'invalid_request_error',
+                code: 'charge_already_refunded',
+                message: `Charge ${String(intent.latest_charge)} has already been refunded.`,
+              },
+            },
+          ];
+        }
         const refund = {
           id: id('re'),
           object: 'refund',
@@ -615,12 +730,16 @@ export class StripeStandIn {
           payment_intent: intent.id,
           charge: intent.latest_charge,
           metadata: params.metadata ?? {},
-          status: 'succeeded',
+          status: this.refundStatus,
           account: account.id,
           ...common,
         };
         this.refunds.set(refund.id, refund);
         return [200, visible(refund)];
+      }
+      case 'GET /v1/refunds/{refund}': {
+        const refund = own(this.refunds, path.refund ?? '');
+        return refund ? [200, visible(refund)] : missing('refund', path.refund ?? '');
       }
       default:
         this.violations.push(`${operation}: in the description, but the stand-in does not carry it out`);

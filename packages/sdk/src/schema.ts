@@ -690,7 +690,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            event_types: ("PAYMENT_ORDER.OPENED" | "PAYMENT_ORDER.CLOSED" | "PAYMENT_ORDER.REJECTED" | "PAYMENT_ORDER.EXPIRED" | "PAYMENT_ORDER.REFUNDED" | "RECURRENT_PAYMENT.PENDING" | "RECURRENT_PAYMENT.TRIALING" | "RECURRENT_PAYMENT.ACTIVE" | "RECURRENT_PAYMENT.UNPAID" | "RECURRENT_PAYMENT.CANCELED" | "RECURRENT_PAYMENT.COMPLETE" | "RECURRENT_PAYMENT.INCOMPLETE" | "RECURRENT_PAYMENT.REJECTED" | "RECURRENT_PAYMENT.EXPIRED")[] | null;
+            event_types: ("PAYMENT_ORDER.OPENED" | "PAYMENT_ORDER.CLOSED" | "PAYMENT_ORDER.REJECTED" | "PAYMENT_ORDER.EXPIRED" | "PAYMENT_ORDER.REFUNDED" | "PAYMENT_ORDER.DISPUTED" | "RECURRENT_PAYMENT.PENDING" | "RECURRENT_PAYMENT.TRIALING" | "RECURRENT_PAYMENT.ACTIVE" | "RECURRENT_PAYMENT.UNPAID" | "RECURRENT_PAYMENT.CANCELED" | "RECURRENT_PAYMENT.COMPLETE" | "RECURRENT_PAYMENT.INCOMPLETE" | "RECURRENT_PAYMENT.REJECTED" | "RECURRENT_PAYMENT.EXPIRED")[] | null;
             enabled: boolean;
             disabled_reason: string | null;
             description: string | null;
@@ -700,7 +700,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            event_type: "PAYMENT_ORDER.OPENED" | "PAYMENT_ORDER.CLOSED" | "PAYMENT_ORDER.REJECTED" | "PAYMENT_ORDER.EXPIRED" | "PAYMENT_ORDER.REFUNDED" | "RECURRENT_PAYMENT.PENDING" | "RECURRENT_PAYMENT.TRIALING" | "RECURRENT_PAYMENT.ACTIVE" | "RECURRENT_PAYMENT.UNPAID" | "RECURRENT_PAYMENT.CANCELED" | "RECURRENT_PAYMENT.COMPLETE" | "RECURRENT_PAYMENT.INCOMPLETE" | "RECURRENT_PAYMENT.REJECTED" | "RECURRENT_PAYMENT.EXPIRED" | "WEBHOOK_ENDPOINT.TEST";
+            event_type: "PAYMENT_ORDER.OPENED" | "PAYMENT_ORDER.CLOSED" | "PAYMENT_ORDER.REJECTED" | "PAYMENT_ORDER.EXPIRED" | "PAYMENT_ORDER.REFUNDED" | "PAYMENT_ORDER.DISPUTED" | "RECURRENT_PAYMENT.PENDING" | "RECURRENT_PAYMENT.TRIALING" | "RECURRENT_PAYMENT.ACTIVE" | "RECURRENT_PAYMENT.UNPAID" | "RECURRENT_PAYMENT.CANCELED" | "RECURRENT_PAYMENT.COMPLETE" | "RECURRENT_PAYMENT.INCOMPLETE" | "RECURRENT_PAYMENT.REJECTED" | "RECURRENT_PAYMENT.EXPIRED" | "WEBHOOK_ENDPOINT.TEST";
             /** @enum {string} */
             entity_type: "PAYMENT_ORDER" | "RECURRENT_PAYMENT" | "WEBHOOK_ENDPOINT";
             entity_id: string;
@@ -709,7 +709,7 @@ export interface components {
             data: components["schemas"]["CobroEvent"];
         };
         /** @description The body of a webhook delivery, exactly as sent; entity_type and event_type tell which */
-        CobroEvent: components["schemas"]["PaymentOrderEvent"] | components["schemas"]["RecurrentPaymentEvent"] | components["schemas"]["WebhookEndpointTestEvent"];
+        CobroEvent: components["schemas"]["PaymentOrderEvent"] | components["schemas"]["PaymentOrderDisputedEvent"] | components["schemas"]["RecurrentPaymentEvent"] | components["schemas"]["WebhookEndpointTestEvent"];
         /** @description A status change of a payment order (PAYMENT_ORDER.<status>) */
         PaymentOrderEvent: {
             /** @description Unique per event, the same on every retry; equals the webhook-id header */
@@ -734,6 +734,44 @@ export interface components {
             sequence: number;
             /** @description When the change happened, RFC 3339 UTC (yyyy-MM-ddTHH:mm:ssZ) */
             created_at: string;
+        };
+        /** @description The payer disputed a paid card payment with their bank (a chargeback): the processor holds the money until the dispute is decided, and the merchant answers it in the processor's dashboard. The order's status does not change */
+        PaymentOrderDisputedEvent: {
+            /** @description Unique per event, the same on every retry; equals the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            event_type: "PAYMENT_ORDER.DISPUTED";
+            /** @enum {string} */
+            entity_type: "PAYMENT_ORDER";
+            /** @description The payment order's id */
+            entity_id: string;
+            /** @description Same as entity_id */
+            payment_order_id: string;
+            checkout_preference_id: string | null;
+            recurrent_payment_id: string | null;
+            external_id: string | null;
+            /**
+             * @description The order's status, unchanged by the dispute (CLOSED, or REFUNDED when it was refunded before)
+             * @enum {string}
+             */
+            status: "OPENED" | "CLOSED" | "REJECTED" | "EXPIRED" | "REFUNDED";
+            /** @description Increases with every change of the same object: drop lower ones */
+            sequence: number;
+            /** @description When Cobro recorded the dispute, RFC 3339 UTC (yyyy-MM-ddTHH:mm:ssZ) */
+            created_at: string;
+            dispute: {
+                /** @description The dispute's id at the processor (Stripe: dp_…) */
+                id: string;
+                /** @enum {string} */
+                provider: "stripe";
+                /** @description The processor's reason (Stripe: fraudulent, product_not_received, …) */
+                reason: string;
+                /** @description The processor's status when it was opened (Stripe: needs_response, …) */
+                status: string;
+                amount: number | null;
+                currency: string | null;
+                evidence_due_by: string | null;
+            };
         };
         /** @description A status change of a subscription (RECURRENT_PAYMENT.<status>) */
         RecurrentPaymentEvent: {
@@ -919,6 +957,8 @@ export interface components {
         };
         RefundPaymentOrderRequest: {
             reason?: string | null;
+            /** @description Not accepted: refunds are of the whole order. Sent, it is refused (400) rather than ignored, so a partial refund is never made in full */
+            amount?: unknown;
         };
         TestHelperPayRequest: {
             payment_method_id?: string | null;

@@ -18,6 +18,7 @@ import * as m0016 from './0016_query_plan_indexes.ts';
 import * as m0018 from './0018_processor_connections.ts';
 import * as m0019 from './0019_subscription_language.ts';
 import * as m0020 from './0020_pix_connections.ts';
+import * as m0021 from './0021_card_refunds_and_disputes.ts';
 
 /** Migrations in name order; bundled statically so no file-system scan is needed at start. */
 export const migrationProvider: MigrationProvider = {
@@ -41,5 +42,6 @@ export const migrationProvider: MigrationProvider = {
     '0018_processor_connections': m0018,
     '0019_subscription_language': m0019,
     '0020_pix_connections': m0020,
+    '0021_card_refunds_and_disputes': m0021,
   }),
 };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Repositories } from '../../domain/repositories/repositories.ts';
 import type { Database } from '../schema.ts';
 import { KyselyAuditRepository } from './audit.repository.ts';
+import { KyselyCardDisputeRepository, KyselyCardRefundRepository } from './card-refund.repository.ts';
 import { KyselyCheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import { KyselyCounterRepository, KyselyTestClockRepository } from './counters.repository.ts';
 import { KyselyCredentialThrottleRepository } from './credential-throttle.repository.ts';
@@ -58,5 +59,7 @@ export function makeRepositories(db: Kysely<Database>): Repositories {
     objectOwners: new KyselyObjectOwnerRepository(db),
     connections: new KyselyProcessorConnectionRepository(db),
     pixCharges: new KyselyPixChargeRepository(db),
+    cardRefunds: new KyselyCardRefundRepository(db),
+    cardDisputes: new KyselyCardDisputeRepository(db),
   };
 }

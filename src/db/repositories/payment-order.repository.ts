@@ -228,6 +228,13 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     return row ? toOrder(row) : undefined;
   }
 
+  async getByProviderRef(merchantId: string, mode: Mode, ref: string): Promise<PaymentOrder | undefined> {
+    // By the indexed reference alone (payment_orders_provider_ref), the owner checked here.
+    const rows = await this.db.selectFrom('payment_orders').selectAll().where('provider_ref', '=', ref).execute();
+    const row = rows.find((r) => r.merchant_id === merchantId && r.mode === mode);
+    return row ? toOrder(row) : undefined;
+  }
+
   async list(merchantId: string, mode: Mode, page: PageRequest, f: PaymentOrderFilter): Promise<Page<PaymentOrder>> {
     let q = this.db
       .selectFrom('payment_orders')

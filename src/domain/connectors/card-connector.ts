@@ -55,6 +55,31 @@ export type SavedCardChargeInput = {
 
 export type RefundView = { id: string; status: string; outcome: RefundOutcome; intentId: string | null };
 
+/** A charge a charge.* event is about: whether it was refunded in full, and how much was. */
+export type ChargeView = {
+  id: string;
+  intentId: string | null;
+  /** True once the whole charge was refunded (some of it may still be pending at the processor). */
+  fullyRefunded: boolean;
+  /** In Cobro's minor units; null when the currency is not in Cobro's table. */
+  amount: Money | null;
+  refunded: Money | null;
+  /** The charge's refunds as far as the event carries them (ids only). */
+  refundIds: string[];
+};
+
+/** A dispute (chargeback) a charge.dispute.* event is about. */
+export type DisputeView = {
+  id: string;
+  intentId: string | null;
+  reason: string;
+  status: string;
+  /** In Cobro's minor units; null when the currency is not in Cobro's table. */
+  amount: Money | null;
+  /** When the merchant's evidence is due (epoch milliseconds), when the processor says. */
+  evidenceDueBy: number | null;
+};
+
 /** A verified event from the processor, in Cobro's terms. */
 export type ConnectorEvent = {
   id: string;
@@ -64,6 +89,12 @@ export type ConnectorEvent = {
   intent: IntentView | null;
   /** The payment a charge, refund or dispute event is about, by the processor's id. */
   intentId: string | null;
+  /** charge.* events (charge.refunded). */
+  charge?: ChargeView | null;
+  /** refund.* events. */
+  refund?: RefundView | null;
+  /** charge.dispute.* events. */
+  dispute?: DisputeView | null;
 };
 
 export type CreateIntentInput = {
@@ -136,6 +167,10 @@ export interface CardConnector {
   findCustomerIntent(secretKey: string, customerId: string, orderId: string): Promise<IntentView | null>;
   /** The intent with the card it was paid with (brand, last four), for a subscription's saved card. */
   retrieveIntentWithCard(secretKey: string, intentId: string): Promise<IntentView>;
+  /** A refund as the processor has it now (a pending one is asked again until it is done). */
+  retrieveRefund(secretKey: string, refundId: string): Promise<RefundView>;
+  /** Whether `ref` (an order's provider reference) has the form of this processor's payment id. Pure: no call. */
+  isPaymentRef(ref: string): boolean;
   /** A customer at the processor for a subscriber, keyed by the subscription (its saved card hangs on it). */
   createCustomer(
     secretKey: string,

@@ -5,6 +5,8 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ConnectorEvent, IntentView } from './card-connector.ts';
+import type { CardDisputeService, DisputeEventOutcome } from './card-dispute.service.ts';
+import type { CardRefundService, RefundEventOutcome } from './card-refund.service.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
 import type { ConnectorAccess } from './connector-access.ts';
 import { savedCardToken } from './saved-card.ts';
@@ -19,6 +21,7 @@ import { savedCardToken } from './saved-card.ts';
  *   and the connection's last error says why.
  * - `recorded`: an event Cobro keeps but does not act on (yet).
  * - `livemode_mismatch`: a test event at a live connection's URL, or the reverse; nothing changed.
+ * - after the payment: what a refund or charge event did (RefundEventOutcome), or a dispute event (DisputeEventOutcome).
  */
 export type EventOutcome =
   | 'closed'
@@ -26,7 +29,9 @@ export type EventOutcome =
   | 'order_not_open'
   | 'amount_mismatch'
   | 'recorded'
-  | 'livemode_mismatch';
+  | 'livemode_mismatch'
+  | RefundEventOutcome
+  | DisputeEventOutcome;
 
 export type ReceivedEvent = { eventId: string; type: string; outcome: EventOutcome; duplicate: boolean };
 
@@ -43,6 +48,8 @@ export class ConnectorEventService {
     private readonly clock: Clock,
     private readonly connectors: ConnectorAccess,
     private readonly orders: PaymentOrderCore,
+    /** Refunds and disputes: what happens after the payment (charge.*, refund.*, charge.dispute.* events). */
+    private readonly after: { refunds: CardRefundService; disputes: CardDisputeService } | null = null,
   ) {}
 
   async receive(
@@ -63,7 +70,7 @@ export class ConnectorEventService {
       ]);
     }
     const receivedAt = this.clock.now().getTime();
-    return this.uow.transaction(async (repos) => {
+    const received = await this.uow.transaction(async (repos) => {
       const fresh = await repos.connections.insertEvent({
         provider,
         eventId: event.id,
@@ -84,22 +91,45 @@ export class ConnectorEventService {
           duplicate: true,
         };
       }
-      const { outcome, problem } = await this.apply(repos, connection, event);
+      const { outcome, problem, checkRefundOf } = await this.apply(repos, connection, event);
       if (outcome !== 'recorded') {
         await repos.connections.setEventOutcome(provider, event.id, outcome);
       }
       await repos.connections.touchConnection(connection.id, receivedAt, problem ?? undefined);
-      return { eventId: event.id, type: event.type, outcome, duplicate: false };
+      return { eventId: event.id, type: event.type, outcome, duplicate: false, checkRefundOf };
     });
+    const { checkRefundOf, ...answer } = received as ReceivedEvent & { checkRefundOf?: string | null };
+    if (checkRefundOf && this.after) {
+      // After the commit, outside the transaction: the processor is asked whether the refund is
+      // done. If it cannot answer now, or the order moved meanwhile, the card-refund-sync job asks
+      // again; the event is kept either way.
+      await this.after.refunds.checkOrder(checkRefundOf).catch((error: unknown) => {
+        if (!(error instanceof AppError)) {
+          throw error;
+        }
+      });
+    }
+    return answer;
   }
 
   private async apply(
     repos: Repositories,
     connection: Connection,
     event: ConnectorEvent,
-  ): Promise<{ outcome: EventOutcome; problem: string | null }> {
+  ): Promise<{ outcome: EventOutcome; problem: string | null; checkRefundOf?: string | null }> {
     if (event.livemode !== (connection.mode === 'live')) {
       return { outcome: 'livemode_mismatch', problem: null };
+    }
+    if (this.after && (event.charge || event.refund)) {
+      const done = await this.after.refunds.onEvent(repos, connection, event);
+      return {
+        outcome: done.outcome,
+        problem: done.problem,
+        checkRefundOf: done.outcome === 'refund_check' ? done.orderId : null,
+      };
+    }
+    if (this.after && event.dispute) {
+      return { outcome: await this.after.disputes.onEvent(repos, connection, event), problem: null };
     }
     if (event.type !== 'payment_intent.succeeded' || !event.intent || event.intent.outcome !== 'SETTLE') {
       return { outcome: 'recorded', problem: null };

@@ -25,8 +25,33 @@ export type DomainEvent = {
 
 /** `PAYMENT_ORDER.<STATUS>` with the documented and the observed members (COMPATIBILITY.md, Webhooks). */
 export function paymentOrderEvent(order: PaymentOrder, at: number): DomainEvent {
+  return orderEvent(order, `PAYMENT_ORDER.${order.status}`, {}, at);
+}
+
+/** A dispute as the merchant's webhook receives it: amounts in major units, as everywhere on the wire. */
+export type DisputePayload = {
+  id: string;
+  provider: string;
+  reason: string;
+  status: string;
+  amount: number | null;
+  currency: string | null;
+  evidence_due_by: string | null;
+};
+
+/**
+ * `PAYMENT_ORDER.DISPUTED`: the payer disputed the payment with their bank (a chargeback) and the
+ * processor holds the money meanwhile. Not a status: the order keeps its own (`status` says which),
+ * and the event's `sequence` is the order's next, so it is never dropped as stale.
+ */
+export function paymentOrderDisputedEvent(order: PaymentOrder, dispute: DisputePayload, at: number): DomainEvent {
+  return orderEvent(order, PAYMENT_ORDER_DISPUTED, { dispute }, at);
+}
+
+export const PAYMENT_ORDER_DISPUTED = 'PAYMENT_ORDER.DISPUTED';
+
+function orderEvent(order: PaymentOrder, eventType: string, extra: Record<string, unknown>, at: number): DomainEvent {
   const id = newId();
-  const eventType = `PAYMENT_ORDER.${order.status}`;
   const body = {
     id,
     event_type: eventType,
@@ -39,6 +64,7 @@ export function paymentOrderEvent(order: PaymentOrder, at: number): DomainEvent 
     status: order.status,
     sequence: order.sequence,
     created_at: toWireTime(at),
+    ...extra,
   };
   return {
     id,

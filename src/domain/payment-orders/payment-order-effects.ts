@@ -1,4 +1,5 @@
 import type { CheckoutPreference } from '../checkout-preferences/checkout-preference.ts';
+import type { DisputePayload } from '../events/event.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import type { Locale } from '../shared/language.ts';
@@ -27,6 +28,8 @@ export interface PaymentOrderEffects {
   opened(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
   /** An order moved to another status (CLOSED, REJECTED, EXPIRED, REFUNDED); `order` as it is now. */
   moved(repos: Repositories, order: PaymentOrder, now: number): Promise<void>;
+  /** The payer disputed a paid order (a chargeback); `order` as it is now (its status unchanged, its sequence the next). */
+  disputed(repos: Repositories, order: PaymentOrder, dispute: DisputePayload, now: number): Promise<void>;
   /**
    * An order was paid (after `moved`). `subscriptionAsRead`: a renewal's subscription as the
    * billing run that charged it read it.

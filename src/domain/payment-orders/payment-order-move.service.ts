@@ -8,7 +8,7 @@ import type { PaymentOrderCore } from './payment-order.core.ts';
 import { assertTransition } from './payment-order.status.ts';
 import type { PaymentOrder, PaymentOrderChanges } from './payment-order.ts';
 import type { PaymentOrderQueryService } from './payment-order-query.service.ts';
-import type { PixCharges } from './pix-charges.port.ts';
+import type { ProcessorRefunds } from './processor-refunds.port.ts';
 
 /** An EXPIRED order whose payment, arriving late, is recorded as PAID_LATE: none yet, a part, or an earlier late part. */
 const LATE_RECORDABLE = new Set<string>(['NONE', 'UNDERPAID', 'PAID_LATE']);
@@ -23,7 +23,8 @@ export class PaymentOrderMoveService {
     private readonly core: PaymentOrderCore,
     private readonly orders: PaymentOrderQueryService,
     private readonly providers: { card: CardPaymentProvider },
-    private readonly pixCharges: Pick<PixCharges, 'refund'> | null = null,
+    /** The merchants' own processors (Stripe, an API Pix PSP): an order one of them took is refunded there. */
+    private readonly processors: readonly ProcessorRefunds[] = [],
   ) {}
 
   /** `subscriptionAsRead`: a renewal's subscription as the billing run read it (see onOrderClosed). */
@@ -147,29 +148,48 @@ export class PaymentOrderMoveService {
   }
 
   /**
-   * Full refund of a CLOSED order, through its provider; push methods are refunded by the merchant
-   * and recorded here. A PIX order paid through the merchant's PSP is refunded there (a
-   * `devolucao`): it becomes REFUNDED when the PSP reports the refund done, which may be later (the
-   * order is then given back still CLOSED, and moves when the PSP says so).
+   * Full refund of a CLOSED order, through what took its money: the merchant's own processor
+   * (a card paid through Stripe, a PIX through the merchant's PSP), the built-in card processor,
+   * or, for push methods the merchant received itself, recorded here. A processor may report the
+   * refund pending: the order is then given back still CLOSED, and becomes REFUNDED when the
+   * processor reports it done (its event or a job). REFUNDED and its event, and what the
+   * processor records with it, in one transaction.
    */
   async refund(caller: Caller, id: string): Promise<PaymentOrder> {
     const order = await this.orders.get(caller, id);
     assertTransition(order.status, 'REFUNDED', 'refunded');
-    if (order.paymentMethodType === 'CARD' && order.providerRef) {
+    let through: ProcessorRefunds | null = null;
+    for (const processor of this.processors) {
+      const refunded = await processor.refund(order);
+      if (refunded === 'PENDING') {
+        return this.orders.get(caller, id);
+      }
+      if (refunded === 'REFUNDED') {
+        through = processor;
+        break;
+      }
+    }
+    if (!through && order.paymentMethodType === 'CARD' && order.providerRef) {
       const refunded = await this.providers.card.refund(order.providerRef, order.mode);
       if (!refunded.ok) {
         throw new AppError('CONFLICT', [`payment order cannot be refunded: ${refunded.error.message}`]);
       }
     }
-    if (order.paymentMethodType === 'PIX' && this.pixCharges) {
-      const refunded = await this.pixCharges.refund(order);
-      if (refunded === 'PENDING') {
-        return this.orders.get(caller, id);
-      }
-    }
     const now = this.core.now(order);
-    return this.uow.transaction((repos) =>
-      this.core.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded'),
-    );
+    try {
+      return await this.uow.transaction(async (repos) => {
+        const moved = await this.core.moveOrThrow(repos, order, 'REFUNDED', { refundedAt: now }, now, 'refunded');
+        await through?.refunded?.(repos, order);
+        return moved;
+      });
+    } catch (error) {
+      // The processor confirmed this refund, and the order was moved meanwhile by the same
+      // refund (a concurrent request, the processor's event): that is the answer.
+      const current = through && error instanceof AppError ? await this.orders.get(caller, id) : null;
+      if (current?.status === 'REFUNDED') {
+        return current;
+      }
+      throw error;
+    }
   }
 }

@@ -1,13 +1,14 @@
 import type { Mode } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import type { PaymentOrder } from './payment-order.ts';
+import type { ProcessorRefunds } from './processor-refunds.port.ts';
 
 /**
  * The PSP's side of a PIX order when the merchant connected its API Pix (INTERFACE §11.2),
  * implemented by PixChargeService (domain/connectors/). Without a connection, PIX is the static
  * BR Code of the merchant's key, as before.
  */
-export interface PixCharges {
+export interface PixCharges extends ProcessorRefunds {
   /** The merchant's API Pix connection in `mode` (its id), or null. */
   connectionFor(merchantId: string, mode: Mode): Promise<string | null>;
   /** Inside the transaction that opens `order`: its charge, recorded to be made (so a crash after the commit still makes it). */
@@ -18,9 +19,6 @@ export interface PixCharges {
    * pix-sync job try again with the same txid.
    */
   create(order: PaymentOrder): Promise<PaymentOrder>;
-  /**
-   * Refunds a paid order through the PSP: REFUNDED when the PSP says it is done, PENDING when it
-   * is being processed (the order moves when it is); null for an order without a PSP charge.
-   */
+  /** A `devolucao` of the Pix that paid (ProcessorRefunds.refund); null for an order without a PSP charge. */
   refund(order: PaymentOrder): Promise<'REFUNDED' | 'PENDING' | null>;
 }

@@ -8,6 +8,8 @@ export interface PaymentOrderRepository {
   get(merchantId: string, mode: Mode, id: string): Promise<PaymentOrder | undefined>;
   /** By id alone: checkout pages and provider notifications carry no merchant credentials. */
   getById(id: string): Promise<PaymentOrder | undefined>;
+  /** The merchant's order in `mode` whose provider reference is `ref` (a processor's event names the payment, not the order). */
+  getByProviderRef(merchantId: string, mode: Mode, ref: string): Promise<PaymentOrder | undefined>;
   list(merchantId: string, mode: Mode, page: PageRequest, filter: PaymentOrderFilter): Promise<Page<PaymentOrder>>;
   /** The checkout's orders still OPENED (its own, not renewals), oldest first. */
   listOpenForPreference(preferenceId: string): Promise<PaymentOrder[]>;

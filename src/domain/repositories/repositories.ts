@@ -1,5 +1,6 @@
 import type { ApiKeyRepository } from './api-key.repository.ts';
 import type { AuditRepository } from './audit.repository.ts';
+import type { CardDisputeRepository, CardRefundRepository } from './card-refund.repository.ts';
 import type { CheckoutPreferenceRepository } from './checkout-preference.repository.ts';
 import type { CounterRepository } from './counter.repository.ts';
 import type { CredentialThrottleRepository } from './credential-throttle.repository.ts';
@@ -57,4 +58,6 @@ export type Repositories = {
   objectOwners: ObjectOwnerRepository;
   connections: ProcessorConnectionRepository;
   pixCharges: PixChargeRepository;
+  cardRefunds: CardRefundRepository;
+  cardDisputes: CardDisputeRepository;
 };

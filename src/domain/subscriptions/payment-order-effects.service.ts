@@ -1,4 +1,5 @@
-import { paymentOrderEvent } from '../events/event.ts';
+import type { DisputePayload } from '../events/event.ts';
+import { paymentOrderDisputedEvent, paymentOrderEvent } from '../events/event.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { PaymentOrderEffects } from '../payment-orders/payment-order-effects.ts';
@@ -37,6 +38,10 @@ export class PaymentOrderEffectsService implements PaymentOrderEffects {
       await this.lifecycle.onOrderFailed(repos, order, now);
     }
     await this.events.publish(repos, paymentOrderEvent(order, now));
+  }
+
+  async disputed(repos: Repositories, order: PaymentOrder, dispute: DisputePayload, now: number): Promise<void> {
+    await this.events.publish(repos, paymentOrderDisputedEvent(order, dispute, now));
   }
 
   async closed(

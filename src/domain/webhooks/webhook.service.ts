@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../events/event.ts';
+import { PAYMENT_ORDER_DISPUTED } from '../events/event.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { Mode } from '../merchants/merchant.ts';
 import type { Repositories } from '../repositories/repositories.ts';
@@ -15,6 +16,7 @@ export const EVENT_TYPES: readonly string[] = [
   'PAYMENT_ORDER.REJECTED',
   'PAYMENT_ORDER.EXPIRED',
   'PAYMENT_ORDER.REFUNDED',
+  PAYMENT_ORDER_DISPUTED,
   'RECURRENT_PAYMENT.PENDING',
   'RECURRENT_PAYMENT.TRIALING',
   'RECURRENT_PAYMENT.ACTIVE',

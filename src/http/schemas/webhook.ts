@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { DomainEvent } from '../../domain/events/event.ts';
+import { PAYMENT_ORDER_DISPUTED } from '../../domain/events/event.ts';
 import { PAYMENT_ORDER_STATUSES } from '../../domain/payment-orders/payment-order.status.ts';
 import { toWireTime } from '../../domain/shared/clock.ts';
 import { RECURRENT_PAYMENT_STATUSES } from '../../domain/subscriptions/recurrent-payment.status.ts';
@@ -33,6 +34,43 @@ export const PaymentOrderEventBody = Type.Object(
   { $id: 'PaymentOrderEvent', description: 'A status change of a payment order (PAYMENT_ORDER.<status>)' },
 );
 
+export const PaymentOrderDisputedEventBody = Type.Object(
+  {
+    id: eventId,
+    event_type: StringEnum([PAYMENT_ORDER_DISPUTED] as const),
+    entity_type: StringEnum(['PAYMENT_ORDER'] as const),
+    entity_id: Type.String({ description: "The payment order's id" }),
+    payment_order_id: Type.String({ description: 'Same as entity_id' }),
+    checkout_preference_id: Nullable(Type.String()),
+    recurrent_payment_id: Nullable(Type.String({ description: 'Set when the order is a subscription payment' })),
+    external_id: Nullable(Type.String({ description: "The merchant's reference from the preference, verbatim" })),
+    status: StringEnum(PAYMENT_ORDER_STATUSES, {
+      description: "The order's status, unchanged by the dispute (CLOSED, or REFUNDED when it was refunded before)",
+    }),
+    sequence,
+    created_at: Type.String({ description: 'When Cobro recorded the dispute, RFC 3339 UTC (yyyy-MM-ddTHH:mm:ssZ)' }),
+    dispute: Type.Object(
+      {
+        id: Type.String({ description: "The dispute's id at the processor (Stripe: dp_…)" }),
+        provider: StringEnum(['stripe'] as const),
+        reason: Type.String({ description: "The processor's reason (Stripe: fraudulent, product_not_received, …)" }),
+        status: Type.String({ description: "The processor's status when it was opened (Stripe: needs_response, …)" }),
+        amount: Nullable(Type.Number({ description: 'The disputed amount in major units of `currency`' })),
+        currency: Nullable(Type.String()),
+        evidence_due_by: Nullable(
+          Type.String({ description: "When the merchant's evidence is due at the processor, RFC 3339 UTC" }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    $id: 'PaymentOrderDisputedEvent',
+    description:
+      "The payer disputed a paid card payment with their bank (a chargeback): the processor holds the money until the dispute is decided, and the merchant answers it in the processor's dashboard. The order's status does not change",
+  },
+);
+
 export const RecurrentPaymentEventBody = Type.Object(
   {
     id: eventId,
@@ -64,7 +102,7 @@ export const WebhookEndpointTestEventBody = Type.Object(
 );
 
 export const CobroEventBody = Type.Union(
-  [PaymentOrderEventBody, RecurrentPaymentEventBody, WebhookEndpointTestEventBody],
+  [PaymentOrderEventBody, PaymentOrderDisputedEventBody, RecurrentPaymentEventBody, WebhookEndpointTestEventBody],
   {
     $id: 'CobroEvent',
     description: 'The body of a webhook delivery, exactly as sent; entity_type and event_type tell which',

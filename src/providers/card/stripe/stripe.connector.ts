@@ -1,8 +1,10 @@
 import Stripe from 'stripe';
 import type {
   CardConnector,
+  ChargeView,
   ConnectorEvent,
   CreateIntentInput,
+  DisputeView,
   IntentView,
   RefundView,
   SavedCardChargeInput,
@@ -20,6 +22,16 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 const SECRET_KEY = /^(sk|rk)_(live|test)_[A-Za-z0-9]{8,255}$/;
 const PUBLISHABLE_KEY = /^pk_(live|test)_[A-Za-z0-9]{8,255}$/;
 const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=_-]{8,255}$/;
+const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9]{8,255}$/;
+
+/** The id an expandable member holds, whether it came as an id or as the object. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') {
+    return value;
+  }
+  const id = (value as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : null;
+}
 
 /**
  * The Stripe card connector: the merchant's own Stripe account, through the official `stripe`
@@ -115,17 +127,16 @@ export class StripeConnector implements CardConnector {
     }
     const object = event.data.object as unknown as Record<string, unknown>;
     const isIntent = object.object === 'payment_intent';
-    const intentId = isIntent
-      ? String(object.id)
-      : typeof object.payment_intent === 'string'
-        ? object.payment_intent
-        : null;
+    const intentId = isIntent ? String(object.id) : idOf(object.payment_intent);
     return {
       id: event.id,
       type: event.type,
       livemode: event.livemode,
       intent: isIntent ? this.intentView(object as unknown as Stripe.PaymentIntent) : null,
       intentId,
+      charge: object.object === 'charge' ? this.chargeView(object as unknown as Stripe.Charge) : null,
+      refund: object.object === 'refund' ? refundView(object as unknown as Stripe.Refund) : null,
+      dispute: object.object === 'dispute' ? this.disputeView(object as unknown as Stripe.Dispute) : null,
     };
   }
 
@@ -225,12 +236,15 @@ export class StripeConnector implements CardConnector {
         { idempotencyKey: `cobro-re-${input.orderId}` },
       ),
     );
-    return {
-      id: refund.id,
-      status: refund.status ?? 'pending',
-      outcome: refundOutcome(refund.status),
-      intentId: typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),
-    };
+    return refundView(refund);
+  }
+
+  async retrieveRefund(secretKey: string, refundId: string): Promise<RefundView> {
+    return refundView(await call(() => stripeClient(secretKey, this.options).refunds.retrieve(refundId)));
+  }
+
+  isPaymentRef(ref: string): boolean {
+    return PAYMENT_INTENT_ID.test(ref);
   }
 
   async createCustomer(
@@ -269,7 +283,11 @@ export class StripeConnector implements CardConnector {
     return metadata;
   }
 
-  private money(amount: number | null | undefined, currency: string): Money | null {
+  private money(amount: number | null | undefined, currency: string | null | undefined): Money | null {
+    // An event's object may leave members out: without a currency there is no amount to read.
+    if (typeof currency !== 'string') {
+      return null;
+    }
     const code = currency.toUpperCase();
     let decimals: number;
     try {
@@ -279,6 +297,30 @@ export class StripeConnector implements CardConnector {
     }
     const minor = fromStripeAmount(amount ?? 0, code, decimals);
     return minor === null ? null : { amountMinor: minor, currency: code };
+  }
+
+  private chargeView(charge: Stripe.Charge): ChargeView {
+    return {
+      id: charge.id,
+      intentId: idOf(charge.payment_intent),
+      fullyRefunded: charge.refunded === true,
+      amount: this.money(charge.amount, charge.currency),
+      refunded: this.money(charge.amount_refunded, charge.currency),
+      // Listed only when the event carries them (API versions since 2022-11-15 leave them out).
+      refundIds: (charge.refunds?.data ?? []).map((r) => r.id),
+    };
+  }
+
+  private disputeView(dispute: Stripe.Dispute): DisputeView {
+    const due = dispute.evidence_details?.due_by;
+    return {
+      id: dispute.id,
+      intentId: idOf(dispute.payment_intent),
+      reason: dispute.reason ?? 'unknown',
+      status: dispute.status ?? 'unknown',
+      amount: this.money(dispute.amount, dispute.currency),
+      evidenceDueBy: typeof due === 'number' ? due * 1000 : null,
+    };
   }
 
   private intentView(intent: Stripe.PaymentIntent): IntentView {
@@ -304,4 +346,13 @@ export class StripeConnector implements CardConnector {
       card: typeof pm === 'object' && pm?.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null,
     };
   }
+}
+
+function refundView(refund: Stripe.Refund): RefundView {
+  return {
+    id: refund.id,
+    status: refund.status ?? 'pending',
+    outcome: refundOutcome(refund.status),
+    intentId: idOf(refund.payment_intent),
+  };
 }

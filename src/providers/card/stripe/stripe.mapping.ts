@@ -43,6 +43,8 @@ export const STRIPE_EVENTS = [
   'payment_intent.processing',
   'payment_intent.requires_action',
   'charge.refunded',
+  // A refund's status moving on (a pending one done or failed); named so since 2023-08-16's list has it.
+  'refund.updated',
   'charge.dispute.created',
 ] as const;
 

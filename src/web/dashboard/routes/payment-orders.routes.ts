@@ -44,6 +44,10 @@ const MAX_REASON = 500;
  */
 const NOTICES: Record<string, () => string> = {
   refunded: () => tr('The payment is refunded.'),
+  refund_pending: () =>
+    tr(
+      'The refund is asked for: the processor is still processing it. The payment becomes refunded when it reports the refund done.',
+    ),
   confirmed: () => tr('The transfer is confirmed: the payment is paid.'),
   redelivered: () => tr('The event is queued for one more delivery to each of its endpoints.'),
 };
@@ -169,11 +173,13 @@ async function refundPaymentOrder(r: DashRequest<IdParams>) {
   if ([...reason].length > MAX_REASON) {
     return refundPage(r, order, reason, [tr('Reason must be at most {max} characters.', { max: MAX_REASON })], 400);
   }
+  let refunded: PaymentOrder;
   try {
-    await services.orderMoves.refund(caller, order.id);
+    refunded = await services.orderMoves.refund(caller, order.id);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'CONFLICT') {
-      return refundPage(r, order, reason, error.messages, 409);
+    // Refused, or the processor cannot be reached now (nothing changed): the form again, with why.
+    if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'SERVICE_UNAVAILABLE')) {
+      return refundPage(r, order, reason, error.messages, error.code === 'CONFLICT' ? 409 : 503);
     }
     throw error;
   }
@@ -188,7 +194,9 @@ async function refundPaymentOrder(r: DashRequest<IdParams>) {
       currency: order.currency,
     },
   });
-  return redirect(`${ctx.base}/payment_orders/${order.id}?done=refunded`);
+  // A processor may take its time: the order stays CLOSED until it reports the refund done.
+  const done = refunded.status === 'REFUNDED' ? 'refunded' : 'refund_pending';
+  return redirect(`${ctx.base}/payment_orders/${order.id}?done=${done}`);
 }
 
 function refundPage(r: DashRequest, order: PaymentOrder, reason: string, problems: readonly string[], status: number) {

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../../domain/events/event.ts';
+import type { DisputePayload, DomainEvent } from '../../../domain/events/event.ts';
+import { PAYMENT_ORDER_DISPUTED } from '../../../domain/events/event.ts';
 import type { PaymentOrder } from '../../../domain/payment-orders/payment-order.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../../../domain/webhooks/webhook.ts';
 import type { SafeHtml } from '../../kit/html.ts';
@@ -117,6 +118,7 @@ function timeline(k: PaymentsKit, o: PaymentOrder, entries: TimelineEntry[], can
     const status = event.eventType.replace(/^PAYMENT_ORDER\./, '');
     return html`<li data-test="event" data-event-type="${event.eventType}">
 <p>${time(event.createdAt)} · <strong>${status}</strong> ${tr('· event')} <a href="${k.base}/events/${event.id}"><code>${event.eventType}</code></a></p>
+${event.eventType === PAYMENT_ORDER_DISPUTED ? disputeOf(event) : null}
 ${
   deliveries.length === 0
     ? html`<p class="hint">${tr('No webhook deliveries (no endpoint subscribed to this event).')}</p>`
@@ -139,6 +141,17 @@ ${
 }
 </li>`;
   })}</ol>`;
+}
+
+/** What the processor said about a dispute, from the event's own body (what the merchant's webhook received). */
+function disputeOf(event: DomainEvent): SafeHtml | null {
+  const dispute = (JSON.parse(event.payload) as { dispute?: DisputePayload }).dispute;
+  if (!dispute) {
+    return null;
+  }
+  const provider = dispute.provider === 'stripe' ? 'Stripe' : dispute.provider;
+  return html`<div class="notice" data-test="dispute"><p><strong>${tr('Disputed by the payer')}</strong> · ${tr('Reason: {reason}', { reason: dispute.reason })} · <code>${dispute.id}</code>${dispute.evidence_due_by ? html` · ${tr('Evidence due by')} ${time(Date.parse(dispute.evidence_due_by))}` : null}</p>
+<p class="hint">${tr('{provider} holds the disputed money until the dispute is decided; answer it in {provider}’s dashboard. The payment’s status does not change.', { provider })}</p></div>`;
 }
 
 /** A confirmation step before an action (works without JavaScript). */

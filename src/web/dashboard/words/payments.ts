@@ -128,6 +128,19 @@ export const paymentsWords = {
     pt: 'O evento entrou na fila para mais uma entrega a cada um dos seus endpoints.',
   },
   'The payment is refunded.': { es: 'El pago está reembolsado.', pt: 'O pagamento foi reembolsado.' },
+  'The refund is asked for: the processor is still processing it. The payment becomes refunded when it reports the refund done.':
+    {
+      es: 'El reembolso está pedido: el procesador todavía lo está procesando. El pago pasa a reembolsado cuando informe que el reembolso está hecho.',
+      pt: 'O reembolso foi pedido: o processador ainda o está processando. O pagamento passa a reembolsado quando ele informar que o reembolso foi feito.',
+    },
+  'Disputed by the payer': { es: 'Disputado por el pagador', pt: 'Contestado pelo pagador' },
+  'Reason: {reason}': { es: 'Motivo: {reason}', pt: 'Motivo: {reason}' },
+  'Evidence due by': { es: 'Pruebas hasta el', pt: 'Provas até' },
+  '{provider} holds the disputed money until the dispute is decided; answer it in {provider}’s dashboard. The payment’s status does not change.':
+    {
+      es: '{provider} retiene el dinero disputado hasta que se decida la disputa; respóndela en el panel de {provider}. El estado del pago no cambia.',
+      pt: '{provider} retém o dinheiro contestado até a contestação ser decidida; responda-a no painel de {provider}. O status do pagamento não muda.',
+    },
   'The transfer is confirmed: the payment is paid.': {
     es: 'La transferencia está confirmada: el pago está pagado.',
     pt: 'A transferência está confirmada: o pagamento está pago.',
