@@ -8,6 +8,7 @@ import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CardIntentService } from './domain/connectors/card-intent.service.ts';
+import { CardSettlement } from './domain/connectors/card-settlement.ts';
 import { ConnectionService } from './domain/connectors/connection.service.ts';
 import { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
@@ -250,7 +251,7 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     webhooks: webhookServices,
     connectors: {
       connections,
-      events: new ConnectorEventService(uow, clock, connections, orderCore),
+      events: new ConnectorEventService(uow, clock, connections, new CardSettlement(orderCore)),
       intents: new CardIntentService(uow, connections, orderCore),
       pix: pixCharges,
     },

@@ -1,10 +1,9 @@
-import type { PaymentOrderCore } from '../payment-orders/payment-order.core.ts';
-import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import type { ConnectorEvent, IntentView } from './card-connector.ts';
+import type { ConnectorEvent } from './card-connector.ts';
+import type { CardSettlement } from './card-settlement.ts';
 import type { ConnectionService } from './connection.service.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
 
@@ -41,7 +40,7 @@ export class ConnectorEventService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly connections: ConnectionService,
-    private readonly orders: PaymentOrderCore,
+    private readonly settlement: CardSettlement,
   ) {}
 
   async receive(
@@ -103,46 +102,10 @@ export class ConnectorEventService {
     if (event.type !== 'payment_intent.succeeded' || !event.intent || event.intent.outcome !== 'SETTLE') {
       return { outcome: 'recorded', problem: null };
     }
-    const intent = event.intent;
-    const order = intent.orderId ? await repos.orders.getById(intent.orderId) : undefined;
-    if (!order || !createdFor(order, connection, intent)) {
-      return { outcome: 'unknown_intent', problem: null };
+    const settled = await this.settlement.settle(repos, connection, event.intent);
+    if (settled.outcome === 'not_settled') {
+      return { outcome: 'recorded', problem: null };
     }
-    if (order.status !== 'OPENED') {
-      return { outcome: 'order_not_open', problem: null };
-    }
-    const received = intent.received;
-    if (
-      !received ||
-      received.currency !== order.chargedCurrency ||
-      received.amountMinor !== order.chargedAmountMinor ||
-      intent.amount?.amountMinor !== order.chargedAmountMinor
-    ) {
-      const got = received
-        ? `${received.amountMinor} ${received.currency}`
-        : 'an amount in a currency Cobro does not know';
-      return {
-        outcome: 'amount_mismatch',
-        problem: `event ${event.id}: intent ${intent.id} received ${got} (minor units), but order ${order.id} charges ${order.chargedAmountMinor} ${order.chargedCurrency}; the order was not closed`,
-      };
-    }
-    const now = this.orders.now(order);
-    await this.orders.close(repos, order, { receivedAmountMinor: received.amountMinor }, now, null);
-    return { outcome: 'closed', problem: null };
+    return { outcome: settled.outcome, problem: settled.problem ? `event ${event.id}: ${settled.problem}` : null };
   }
-}
-
-/**
- * The intent is the one Cobro created for this order: same merchant and mode as the connection,
- * a card order, and the intent's id recorded on the order when it was created. A subscription's
- * order also needs the saved card's reference to close, which this event alone does not carry.
- */
-function createdFor(order: PaymentOrder, connection: Connection, intent: IntentView): boolean {
-  return (
-    order.merchantId === connection.merchantId &&
-    order.mode === connection.mode &&
-    order.paymentMethodType === 'CARD' &&
-    order.providerRef === intent.id &&
-    order.recurrentPaymentId === null
-  );
 }
