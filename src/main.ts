@@ -7,8 +7,6 @@ import { openDatabase } from './db/database.ts';
 import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts';
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
-import { CardIntentService } from './domain/connectors/card-intent.service.ts';
-import { CardSettlement } from './domain/connectors/card-settlement.ts';
 import { ConnectionService } from './domain/connectors/connection.service.ts';
 import { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
 import { AccessRefusalService } from './domain/dashboard/access-refusals.service.ts';
@@ -182,15 +180,13 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   );
   const paymentMethods = new PaymentMethodService(uow, currencies);
   // Live mode offers only what can settle: what the operator's chain sources watch and, for
-  // cards and API Pix, a connector that takes the payment. An API Pix connection settles PIX.
-  // A Stripe connection is stored and checked (ConnectionService.isConnected), but the checkout
-  // does not charge cards through it yet (docs/connectors.md, "Not yet"): until it does, CARD
-  // says no, so no live payer types card details into a form that cannot charge them.
+  // cards and API Pix, a connector that takes the payment: a Stripe connection settles CARD (the
+  // hosted checkout's card step is Stripe's Payment Element), an API Pix connection PIX.
   const availability = new MethodAvailabilityService(uow, {
     watches: (network, currency) => providers.liveChain.watches(network, currency),
     // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
     liveBitcoinNetwork: 'mainnet',
-    connected: (type, merchantId, mode) => (type === 'PIX' ? connections.isConnected('PIX', merchantId, mode) : false),
+    connected: (type, merchantId, mode) => connections.isConnected(type, merchantId, mode),
   });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const {
@@ -201,8 +197,10 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     subscriptions,
     billing,
     chainObserver,
-    orderCore,
     pixCharges,
+    cardIntents,
+    cardSettlement,
+    cardCheckout,
   } = buildPayments({
     config,
     uow,
@@ -251,8 +249,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     webhooks: webhookServices,
     connectors: {
       connections,
-      events: new ConnectorEventService(uow, clock, connections, new CardSettlement(orderCore)),
-      intents: new CardIntentService(uow, connections, orderCore),
+      events: new ConnectorEventService(uow, clock, connections, cardSettlement),
+      intents: cardIntents,
+      cards: cardCheckout,
       pix: pixCharges,
     },
     subscriptions,
@@ -305,7 +304,16 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges };
+  const jobParts: JobParts = {
+    orderSweeps,
+    chainObserver,
+    billing,
+    emails,
+    delivery,
+    clocks,
+    pixCharges,
+    cardCheckout,
+  };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

@@ -1,4 +1,5 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import type { CardCheckoutService } from './domain/connectors/card-checkout.service.ts';
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import type { ConnectionService } from './domain/connectors/connection.service.ts';
 import type { ConnectorEventService } from './domain/connectors/connector-event.service.ts';
@@ -54,6 +55,8 @@ export type Services = {
     connections: ConnectionService;
     events: ConnectorEventService;
     intents: CardIntentService;
+    /** Card payments on the hosted checkout through the merchant's processor: the card step, the return page, the settle job. */
+    cards: CardCheckoutService;
     pix: PixChargeService;
   };
   subscriptions: SubscriptionService;

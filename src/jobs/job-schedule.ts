@@ -1,3 +1,4 @@
+import type { CardCheckoutService } from '../domain/connectors/card-checkout.service.ts';
 import type { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { ChainObserver } from '../domain/payment-orders/chain-observer.ts';
 import type { PaymentOrderSweepService } from '../domain/payment-orders/payment-order-sweep.service.ts';
@@ -16,6 +17,7 @@ export type JobParts = {
   delivery: Pick<WebhookDeliveryJob, 'tick'>;
   clocks: Pick<TestClocks, 'refresh'>;
   pixCharges: Pick<PixChargeService, 'sync'>;
+  cardCheckout: Pick<CardCheckoutService, 'sync'>;
 };
 
 /**
@@ -34,6 +36,9 @@ export function paymentJobs(parts: JobParts, liveChainsEveryMs: number): Job[] {
     // PIX charges at merchants' PSPs (API Pix): made, checked every 20 s (a lost notification still
     // settles within a minute), removed when their order ended unpaid, refunds followed.
     { name: 'pix-sync', everyMs: 5000, run: () => parts.pixCharges.sync() },
+    // Card orders paid through a merchant's processor (Stripe) whose event never came, asked every
+    // 20 s (a lost event still settles within a minute); ended orders' intents canceled there.
+    { name: 'card-connector-sync', everyMs: 20_000, run: () => parts.cardCheckout.sync() },
     // Renewals that fell due charged or opened, finished plans completed, abandoned checkouts expired.
     { name: 'billing', everyMs: 1000, run: () => parts.billing.runBilling() },
     { name: 'email', everyMs: 1000, run: () => parts.emails.sendQueued() },

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { CardCheckoutService } from '../domain/connectors/card-checkout.service.ts';
+import { CardIntentService } from '../domain/connectors/card-intent.service.ts';
+import { CardSettlement } from '../domain/connectors/card-settlement.ts';
 import type { ConnectionService } from '../domain/connectors/connection.service.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { CurrencyTable } from '../domain/currencies/currency.ts';
@@ -99,6 +102,15 @@ export function buildPayments(p: PaymentParts) {
     orderMoves.confirm(order, received),
   );
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, pixCharges);
+  // Card payments through a merchant's own processor (Stripe): one intent per order, closed by one rule.
+  const cardIntents = new CardIntentService(uow, p.connections, orderCore);
+  const cardSettlement = new CardSettlement(orderCore);
+  const cardCheckout = new CardCheckoutService(uow, p.clock, p.connections, cardIntents, cardSettlement, orderCore, {
+    maxFailedTries: MAX_CARD_DECLINES,
+    batch: 100,
+    // As long as a late crypto payment is still watched for.
+    endedWindowMs: LATE_PAYMENT_WINDOW_MS,
+  });
   const opening: OrderOpening = {
     uow,
     core: orderCore,
@@ -108,6 +120,8 @@ export function buildPayments(p: PaymentParts) {
     providers,
     pixCharges,
     settingsFor,
+    cardConnected: (merchantId, mode) => cardCheckout.servesCards(merchantId, mode),
+    failedCardTries: (preferenceId) => cardCheckout.failedTries(preferenceId),
   };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
   const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
@@ -131,5 +145,8 @@ export function buildPayments(p: PaymentParts) {
     chainObserver,
     orderCore,
     pixCharges,
+    cardIntents,
+    cardSettlement,
+    cardCheckout,
   };
 }

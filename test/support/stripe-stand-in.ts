@@ -39,6 +39,9 @@ type Spec = {
   components: Json;
 };
 
+/** The stand-in's test-only confirm endpoint (not part of Stripe's API; see confirmForTest). */
+export const TEST_CONFIRM_PATH = '/_stand-in/confirm';
+
 const SPEC_FILE = new URL('../../vendor/stripe-openapi/spec3.trimmed.json', import.meta.url);
 
 export type StandInAccount = { id: string; secretKey: string; name: string; livemode: boolean };
@@ -211,6 +214,8 @@ export class StripeStandIn {
   succeed(intentId: string, received?: number): Json {
     const intent = this.intent(intentId);
     intent.status = 'succeeded';
+    intent.last_payment_error = null;
+    intent.next_action = null;
     intent.amount_received = received ?? intent.amount;
     intent.latest_charge = id('ch');
     return { ...intent };
@@ -226,6 +231,21 @@ export class StripeStandIn {
       decline_code: 'insufficient_funds',
       message: 'Your card has insufficient funds.',
     };
+    return { ...intent };
+  }
+
+  /** The bank asks the payer to authenticate (3-D Secure): the intent waits for the payer. */
+  requireAction(intentId: string): Json {
+    const intent = this.intent(intentId);
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: {} };
+    return { ...intent };
+  }
+
+  /** Stripe is working on it (some payment methods settle later). */
+  process(intentId: string): Json {
+    const intent = this.intent(intentId);
+    intent.status = 'processing';
     return { ...intent };
   }
 
@@ -263,6 +283,37 @@ export class StripeStandIn {
     };
   }
 
+  /**
+   * Test-only, not Stripe's API: what Stripe does when the payer presses Pay in the Payment
+   * Element, for the stand-in Stripe.js of the browser tests. Body: `{ client_secret, card }`,
+   * card `good` (succeeds; also completes a pending 3-D Secure), `decline` or `action` (3-D
+   * Secure asked). Answers the intent's status, or a card error as Stripe.js reports one.
+   */
+  private confirmForTest(body: string, res: ServerResponse): void {
+    const { client_secret: secret, card } = JSON.parse(body || '{}') as { client_secret?: string; card?: string };
+    const intent = [...this.paymentIntents.values()].find((candidate) => candidate.client_secret === secret);
+    const answer = (status: number, payload: Json) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(JSON.stringify(payload));
+    };
+    if (!intent || intent.status === 'succeeded' || intent.status === 'canceled') {
+      answer(400, {
+        error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'not confirmable' },
+      });
+      return;
+    }
+    if (card === 'decline') {
+      const declined = this.decline(intent.id);
+      answer(402, { error: declined.last_payment_error as Json });
+      return;
+    }
+    if (card === 'action') {
+      answer(200, { id: intent.id, status: this.requireAction(intent.id).status });
+      return;
+    }
+    answer(200, { id: intent.id, status: this.succeed(intent.id).status });
+  }
+
   private intent(intentId: string): Json & { id: string; account: string } {
     const intent = this.paymentIntents.get(intentId);
     if (!intent) {
@@ -278,6 +329,10 @@ export class StripeStandIn {
     }
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const method = req.method ?? 'GET';
+    if (url.pathname === TEST_CONFIRM_PATH) {
+      this.confirmForTest(Buffer.concat(chunks).toString('utf8'), res);
+      return;
+    }
     const header = (name: string) => {
       const value = req.headers[name];
       return typeof value === 'string' ? value : null;
@@ -487,6 +542,28 @@ export class StripeStandIn {
       case 'GET /v1/payment_intents/{intent}': {
         const intent = own(this.paymentIntents, path.intent ?? '');
         return intent ? [200, visible(intent)] : missing('payment_intent', path.intent ?? '');
+      }
+      case 'POST /v1/payment_intents/{intent}/cancel': {
+        const intent = own(this.paymentIntents, path.intent ?? '');
+        if (!intent) {
+          return missing('payment_intent', path.intent ?? '');
+        }
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
+          return [
+            400,
+            {
+              error: {
+                type: 'invalid_request_error',
+                code: 'payment_intent_unexpected_state',
+                message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+              },
+            },
+          ];
+        }
+        intent.status = 'canceled';
+        intent.cancellation_reason = params.cancellation_reason ?? null;
+        intent.canceled_at = created;
+        return [200, visible(intent)];
       }
       case 'POST /v1/refunds': {
         const intent = own(this.paymentIntents, String(params.payment_intent ?? ''));

@@ -25,6 +25,7 @@ function recordingParts(ran: (job: string) => void, cardSync: () => Promise<void
     delivery: { tick: step('webhooks') },
     clocks: { refresh: async () => ran('test-clocks') },
     pixCharges: { sync: step('pix-sync') },
+    cardCheckout: { sync: async () => ran('card-connector-sync') },
   };
 }
 
@@ -64,5 +65,14 @@ test('a payment job that keeps throwing does not stop the others from running on
 test('runPaymentJobs runs every payment step once, in order, live chains included', async () => {
   const runs: string[] = [];
   await runPaymentJobs(recordingParts((job) => runs.push(job)));
-  assert.deepEqual(runs, ['card-sync', 'test-chains', 'live-chains', 'order-expiry', 'pix-sync', 'billing', 'email']);
+  assert.deepEqual(runs, [
+    'card-sync',
+    'test-chains',
+    'live-chains',
+    'order-expiry',
+    'pix-sync',
+    'card-connector-sync',
+    'billing',
+    'email',
+  ]);
 });
