@@ -235,7 +235,15 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orders,
     paymentStart,
     orderMoves,
-    testHelpers: new TestHelperService(uow, orders, paymentStart, orderMoves, clocks, () => runJobs()),
+    testHelpers: new TestHelperService(
+      uow,
+      orders,
+      paymentStart,
+      orderMoves,
+      clocks,
+      () => runJobs(),
+      (merchantId, mode) => cardCheckout.servesCards(merchantId, mode),
+    ),
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(
       uow,

@@ -149,7 +149,7 @@ export class StripeStandIn {
   readonly apiVersion: string;
   private readonly operations: Operation[];
   private readonly idempotency = new Map<string, Stored>();
-  private readonly faults: { path: RegExp; kind: 'hang' | 'status'; status: number; count: number }[] = [];
+  private readonly faults: { path: RegExp; kind: 'hang' | 'status' | 'drop'; status: number; count: number }[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
   url = '';
@@ -203,6 +203,14 @@ export class StripeStandIn {
   /** The next `count` requests to a path matching `path` are carried out but never answered. */
   hang(path: RegExp, count = 1): void {
     this.faults.push({ path, kind: 'hang', status: 0, count });
+  }
+
+  /**
+   * The next `count` requests to a path matching `path` never reach the API: the connection is
+   * cut before anything is read or done (Stripe unreachable), so nothing is kept under their key.
+   */
+  drop(path: RegExp, count = 1): void {
+    this.faults.push({ path, kind: 'drop', status: 0, count });
   }
 
   /** The next `count` requests to a path matching `path` answer `status` (kept under their idempotency key, as Stripe does). */
@@ -344,6 +352,12 @@ export class StripeStandIn {
     const refuse = (status: number, type: string, message: string, code?: string) =>
       send(status, { error: { type, message, ...(code ? { code } : {}) } });
 
+    const dropped = this.faults.find((f) => f.kind === 'drop' && f.count > 0 && f.path.test(url.pathname));
+    if (dropped) {
+      dropped.count--;
+      req.socket.destroy();
+      return;
+    }
     const operation = this.operations.find((op) => op.method === method && op.pattern.test(url.pathname));
     const recorded: RecordedRequest = {
       method,
@@ -417,7 +431,7 @@ export class StripeStandIn {
       }
       return send(stored.status, stored.body, { 'idempotent-replayed': 'true' });
     }
-    const fault = this.faults.find((f) => f.count > 0 && f.path.test(url.pathname));
+    const fault = this.faults.find((f) => f.kind !== 'drop' && f.count > 0 && f.path.test(url.pathname));
     if (fault) {
       fault.count--;
     }
