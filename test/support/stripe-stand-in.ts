@@ -146,6 +146,8 @@ export class StripeStandIn {
   readonly paymentIntents = new Map<string, Json & { id: string; account: string }>();
   readonly refunds = new Map<string, Json & { id: string; account: string }>();
   readonly customers = new Map<string, Json & { id: string; account: string }>();
+  /** What the test-only confirm endpoint was asked, in order: `intent id:card`. */
+  readonly confirmations: string[] = [];
   readonly apiVersion: string;
   private readonly operations: Operation[];
   private readonly idempotency = new Map<string, Stored>();
@@ -300,6 +302,7 @@ export class StripeStandIn {
   private confirmForTest(body: string, res: ServerResponse): void {
     const { client_secret: secret, card } = JSON.parse(body || '{}') as { client_secret?: string; card?: string };
     const intent = [...this.paymentIntents.values()].find((candidate) => candidate.client_secret === secret);
+    this.confirmations.push(`${intent?.id ?? 'unknown'}:${card ?? ''}`);
     const answer = (status: number, payload: Json) => {
       res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       res.end(JSON.stringify(payload));

@@ -490,8 +490,9 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
        * Where Stripe sends the payer back after confirming. The query Stripe adds (the intent, its
        * client secret, a redirect status) is never read: the order's own intent is asked about at
        * Stripe with the merchant's key. A paid order closes here by the same rule as the event
-       * (CardSettlement) and the payer goes on as after any card payment; anything else goes back
-       * to the order's page (which says why), so the client secret leaves the address bar.
+       * (CardSettlement); then the order's page shows what became of it (the merchant's page or
+       * the result once paid, the card step again after a decline), and the client secret Stripe
+       * put in the address leaves the address bar.
        */
       scope.get<{ Params: OrderParams }>('/:id/orders/:orderId/card/return', hidden, async (req, reply) => {
         const found = await loadOrder(req.params, req);
@@ -502,12 +503,8 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         if (order.paymentMethodType !== 'CARD' || isRenewal(order) || !(await cardsByProcessor(pref))) {
           return seeOther(reply, orderPath(pref.id, order.id));
         }
-        if (isFinal(pref, order)) {
-          return showOutcome(req, reply, pref, order);
-        }
-        const step = await deps.connectors.cards.step(order);
-        if (step.kind === 'ended' || step.kind === 'locked') {
-          return showOutcome(req, reply, pref, step.order);
+        if (!isFinal(pref, order)) {
+          await deps.connectors.cards.step(order);
         }
         return seeOther(reply, orderPath(pref.id, order.id));
       });
