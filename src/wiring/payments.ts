@@ -124,7 +124,15 @@ export function buildPayments(p: PaymentParts) {
     failedCardTries: (preferenceId) => cardCheckout.failedTries(preferenceId),
   };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
-  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
+  const orderSweeps = new PaymentOrderSweepService(
+    uow,
+    clocks,
+    orderCore,
+    providers,
+    orderOptions,
+    orderMoves,
+    (m, mode) => cardCheckout.servesCards(m, mode),
+  );
   const renewals = new PaymentRenewalService(opening, orderMoves);
   const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
   const billing = new SubscriptionBillingService(uow, subscriptionCore, renewals);

@@ -4,16 +4,18 @@ import { beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import { messagesFor } from '../../src/web/kit/payer-messages.ts';
-import { createPreference } from '../support/builders.ts';
+import { createPaymentLink, createPreference } from '../support/builders.ts';
 import { logSink } from '../support/log-sink.ts';
 import type { Session } from '../support/page-forms.ts';
 import { cookieFrom, OUR_ORIGIN, postForm, tokenFrom } from '../support/page-forms.ts';
-import { getOrder } from '../support/payments.ts';
+import { advanceClock, getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
 import type { BuildOptions, TestApp, TestMerchant } from '../support/test-app.ts';
 import { BANK_DETAILS, describeBackends } from '../support/test-app.ts';
-import { get, USD_BANK_TRANSFER_ID, USD_CARD_ID } from './helpers.ts';
+import { BRL_PIX_ID, get, USD_BANK_TRANSFER_ID, USD_CARD_ID } from './helpers.ts';
+
+const BRL_CARD_ID = 'JoXsCfh6Z26TELZaLW4iNv';
 
 /*
  * Card payments on the hosted checkout through the merchant's own Stripe account (INTERFACE
@@ -332,6 +334,10 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     assert.equal((await getOrder(ctx.app, ctx.merchant, orderId)).status, 'OPENED');
 
     assert.equal(intentsOf(connection.account.id).length, 0);
+    // The built-in processor's recovery of cut card charges leaves this order alone (it is Stripe's).
+    await advanceClock(ctx.app, ctx.merchant, 120);
+    await ctx.cobro.runJobs();
+    assert.equal((await getOrder(ctx.app, ctx.merchant, orderId)).status, 'OPENED');
     // Stripe answers again: the order's own key, one intent.
     const backUp = await ctx.app.inject({ method: 'GET', url: orderUrl });
     assert.equal(backUp.statusCode, 200, backUp.body);
@@ -430,6 +436,37 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     standIn.succeed(s.intentId);
     assert.match((await browse(ctx, s.returnUrl)).body, /data-test="result-paid"/);
     assert.equal((await getOrder(ctx.app, live, s.orderId)).status, 'CLOSED');
+  });
+
+  test('a live subscription checkout is not offered Card even with a live Stripe connection (renewals need a saved card, not built through Stripe yet)', async (t) => {
+    const ctx = await buildWith(t);
+    const live = await ctx.createMerchant('live', {
+      pix: { key: 'ana@example.com', merchant_name: 'Ana Lima', city: 'Sao Paulo' },
+    });
+    await connect(ctx, live, true);
+    const link = await createPaymentLink(ctx.app, live, {
+      title: 'Revista Mensal',
+      amount: 30,
+      currency: 'BRL',
+      interval_type: 'MONTH',
+      interval_count: 1,
+    });
+    const pref = await createPreference(ctx.app, live, {
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['CARD', 'PIX'],
+    });
+    const page = await view(ctx, `/checkout/${pref.id}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, new RegExp(`value="${BRL_PIX_ID}"`));
+    assert.doesNotMatch(page.body, new RegExp(`value="${BRL_CARD_ID}"`));
+    const posted = await postForm(
+      ctx.app,
+      `/checkout/${pref.id}`,
+      { cookie: cookieFrom(page) ?? '', token: tokenFrom(page.body) },
+      { ...PAYER, payment_method_id: BRL_CARD_ID, ...CARD_FIELDS },
+    );
+    assert.equal(posted.statusCode, 400, posted.body);
   });
 
   test('test mode without Stripe test keys keeps the built-in test processor; with them the pay helper refuses cards and says why', async (t) => {

@@ -4,7 +4,7 @@ import type { CheckoutPreference } from '../checkout-preferences/checkout-prefer
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
-import { methodLabel, reasonClause } from '../payment-methods/method-availability.ts';
+import { methodLabel, reasonClause, recurrentUnavailable } from '../payment-methods/method-availability.ts';
 import type { CardChargeResult, CardInput } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
@@ -87,7 +87,7 @@ export class PaymentStartService {
         this.opening.currencies,
       );
       // A method the checkout does not offer cannot be had by posting its id either.
-      const unavailable = reason ? null : offer.whyNot(method);
+      const unavailable = reason ? null : (offer.whyNot(method) ?? recurrentUnavailable(method, pref));
       if (reason) {
         messages.push(`payment_method_id: the payment method ${reason}`);
       } else if (unavailable) {
