@@ -302,7 +302,12 @@ export class CardCheckoutService {
           'rejected',
         ),
       )
-      .catch(async () => (await this.uow.read.orders.getById(order.id)) ?? order);
+      .catch(async (error: unknown) => {
+        if (error instanceof AppError && error.code === 'CONFLICT') {
+          return (await this.uow.read.orders.getById(order.id)) ?? order;
+        }
+        throw error;
+      });
     if (rejected.status === 'REJECTED' && (await this.endIntent(rejected, access).catch(() => false))) {
       this.finished.add(rejected.id);
     }

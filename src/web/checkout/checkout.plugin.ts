@@ -315,7 +315,8 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         );
         // Cards through the merchant's own processor: the order opens without card data, and the
         // processor's fields take the card on the next page.
-        const viaProcessor = chosen?.type === 'CARD' && (await cardsByProcessor(pref));
+        const processorCards = await cardsByProcessor(pref);
+        const viaProcessor = chosen?.type === 'CARD' && processorCards;
         // Card data counts for a card payment by the built-in processor only: beside any other
         // method, or when the merchant's processor takes the card, it is dropped here, never
         // checked, shown, logged or sent on, whatever the browser posted.
@@ -345,7 +346,10 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         }
         // The checkout's latest order: a card order still open with these same details is the
         // payer's own, posted again (a retry, a back button): its page, and its one intent, again.
-        const latest = pref.paymentOrderId ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId) : undefined;
+        const latest =
+          processorCards && pref.paymentOrderId
+            ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId)
+            : undefined;
         if (viaProcessor && latest && isSameCardTry(latest, chosen, values, askedPayer(pref))) {
           return seeOther(reply, orderPath(pref.id, latest.id));
         }
