@@ -23,7 +23,6 @@ const PATHS = [
   '/v1/payment_intents',
   '/v1/payment_intents/{intent}',
   '/v1/payment_intents/{intent}/cancel',
-  '/v1/payment_intents/{intent}/confirm',
   '/v1/refunds',
   '/v1/webhook_endpoints',
   '/v1/webhook_endpoints/{webhook_endpoint}',
