@@ -22,6 +22,7 @@ const PATHS = [
   '/v1/customers',
   '/v1/payment_intents',
   '/v1/payment_intents/{intent}',
+  '/v1/payment_intents/{intent}/cancel',
   '/v1/refunds',
   '/v1/refunds/{refund}',
   '/v1/webhook_endpoints',

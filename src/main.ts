@@ -8,7 +8,6 @@ import { KyselyChainScanStore } from './db/repositories/chain-scan.repository.ts
 import { KyselyTestProcessorStore } from './db/repositories/test-card-processor.repository.ts';
 import { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
 import { CardDisputeService } from './domain/connectors/card-dispute.service.ts';
-import { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import { ConnectService } from './domain/connectors/connect.service.ts';
 import { ConnectionCheckService } from './domain/connectors/connection-check.service.ts';
 import { ConnectionReadService } from './domain/connectors/connection-read.service.ts';
@@ -179,16 +178,13 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
   const connectorAccess = new ConnectorAccess(uow, secretBox, providers.cardConnectors, providers.pixConnector);
   const paymentMethods = new PaymentMethodService(uow, currencies);
   // Live mode offers only what can settle: what the operator's chain sources watch and, for
-  // cards and API Pix, a connector that takes the payment. An API Pix connection settles PIX.
-  // A Stripe connection is stored and checked (ConnectorAccess.isConnected), but the checkout
-  // does not charge cards through it yet (docs/connectors.md, "Not yet"): until it does, CARD
-  // says no, so no live payer types card details into a form that cannot charge them.
+  // cards and API Pix, a connector that takes the payment: a Stripe connection settles CARD (the
+  // hosted checkout's card step is Stripe's Payment Element), an API Pix connection PIX.
   const availability = new MethodAvailabilityService(uow, {
     watches: (network, currency) => providers.liveChain.watches(network, currency),
     // BITCOIN_ESPLORA_URL is a mainnet source (docs/operations.md): a testnet key's addresses would never be seen paid.
     liveBitcoinNetwork: 'mainnet',
-    connected: (type, merchantId, mode) =>
-      type === 'PIX' ? connectorAccess.isConnected('PIX', merchantId, mode) : false,
+    connected: (type, merchantId, mode) => connectorAccess.isConnected(type, merchantId, mode),
   });
   await paymentMethods.installCatalog(DEFAULT_CATALOG);
   const {
@@ -203,6 +199,9 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     pixCharges,
     cardSubscriptions,
     cardRefunds,
+    cardIntents,
+    cardSettlement,
+    cardCheckout,
   } = buildPayments({
     config,
     uow,
@@ -237,7 +236,15 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     orders,
     paymentStart,
     orderMoves,
-    testHelpers: new TestHelperService(uow, orders, paymentStart, orderMoves, clocks, () => runJobs()),
+    testHelpers: new TestHelperService(
+      uow,
+      orders,
+      paymentStart,
+      orderMoves,
+      clocks,
+      () => runJobs(),
+      (merchantId, mode) => cardCheckout.servesCards(merchantId, mode),
+    ),
     paymentLinks: new PaymentLinkService(uow, clockFor, currencies),
     preferences: new CheckoutPreferenceService(
       uow,
@@ -255,11 +262,12 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
       checks: new ConnectionCheckService(uow, connectorAccess, config.publicUrl),
       removal: new ConnectionRemovalService(uow, clock, secretBox, connectorAccess, config.publicUrl),
       access: connectorAccess,
-      events: new ConnectorEventService(uow, clock, connectorAccess, orderCore, {
+      events: new ConnectorEventService(uow, clock, connectorAccess, cardSettlement, {
         refunds: cardRefunds,
         disputes: new CardDisputeService(orderCore, (code) => currencies.decimalsOf(code)),
       }),
-      intents: new CardIntentService(uow, connectorAccess, orderCore, cardSubscriptions),
+      intents: cardIntents,
+      cards: cardCheckout,
       refunds: cardRefunds,
       pix: pixCharges,
       cardSubscriptions,
@@ -314,7 +322,17 @@ export async function createCobro(config: Config, overrides: CobroOverrides = {}
     maxConcurrencyPerEndpoint: config.webhooks.maxConcurrencyPerEndpoint,
     maxHeld: 500,
   });
-  const jobParts: JobParts = { orderSweeps, chainObserver, billing, emails, delivery, clocks, pixCharges, cardRefunds };
+  const jobParts: JobParts = {
+    orderSweeps,
+    chainObserver,
+    billing,
+    emails,
+    delivery,
+    clocks,
+    pixCharges,
+    cardRefunds,
+    cardCheckout,
+  };
   const runJobs = () => runPaymentJobs(jobParts);
   const jobs = new JobRunner(logger);
   if (overrides.jobs !== false) {

@@ -1,4 +1,5 @@
 import type { CheckoutPreferenceService } from './domain/checkout-preferences/checkout-preference.service.ts';
+import type { CardCheckoutService } from './domain/connectors/card-checkout.service.ts';
 import type { CardIntentService } from './domain/connectors/card-intent.service.ts';
 import type { CardRefundService } from './domain/connectors/card-refund.service.ts';
 import type { CardSubscriptionService } from './domain/connectors/card-subscription.service.ts';
@@ -70,6 +71,8 @@ export type Services = {
     intents: CardIntentService;
     /** Refunds of card orders at the merchant's processor (the card-refund-sync job runs its sync). */
     refunds: CardRefundService;
+    /** Card payments on the hosted checkout through the merchant's processor: the card step, the return page, the settle job. */
+    cards: CardCheckoutService;
     pix: PixChargeService;
     /** Card subscriptions through a processor connection: saved cards, off-session renewals, the payer's confirmation. */
     cardSubscriptions: CardSubscriptionService;

@@ -181,7 +181,7 @@ async function connect(
         : `Stripe connected for ${c.merchantId} (${c.mode} mode)\naccount      ${c.accountId}${c.accountName ? ` (${c.accountName})` : ''}\nwebhook_url  ${c.webhookUrl}\n${
             c.webhookEndpointId
               ? `endpoint     ${c.webhookEndpointId} (created at Stripe)\n`
-              : 'endpoint     yours: make Stripe send the card events to webhook_url (docs/connectors.md)\n'
+              : 'endpoint     yours: make Stripe send the card events to webhook_url (docs/connectors/stripe.md)\n'
           }`,
     );
     return;

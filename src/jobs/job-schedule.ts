@@ -1,3 +1,4 @@
+import type { CardCheckoutService } from '../domain/connectors/card-checkout.service.ts';
 import type { CardRefundService } from '../domain/connectors/card-refund.service.ts';
 import type { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
 import type { ChainObserver } from '../domain/payment-orders/chain-observer.ts';
@@ -18,6 +19,7 @@ export type JobParts = {
   clocks: Pick<TestClocks, 'refresh'>;
   pixCharges: Pick<PixChargeService, 'sync'>;
   cardRefunds: Pick<CardRefundService, 'sync'>;
+  cardCheckout: Pick<CardCheckoutService, 'sync'>;
 };
 
 /**
@@ -38,6 +40,9 @@ export function paymentJobs(parts: JobParts, liveChainsEveryMs: number): Job[] {
     { name: 'pix-sync', everyMs: 5000, run: () => parts.pixCharges.sync() },
     // Card refunds a merchant's processor left pending, asked about every 30 s until done or failed.
     { name: 'card-refund-sync', everyMs: 5000, run: () => parts.cardRefunds.sync() },
+    // Card orders paid through a merchant's processor (Stripe) whose event never came, asked every
+    // 20 s (a lost event still settles within a minute); ended orders' intents canceled there.
+    { name: 'card-connector-sync', everyMs: 20_000, run: () => parts.cardCheckout.sync() },
     // Renewals that fell due charged or opened, finished plans completed, abandoned checkouts expired.
     { name: 'billing', everyMs: 1000, run: () => parts.billing.runBilling() },
     { name: 'email', everyMs: 1000, run: () => parts.emails.sendQueued() },

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { CardCheckoutService } from '../domain/connectors/card-checkout.service.ts';
+import { CardIntentService } from '../domain/connectors/card-intent.service.ts';
 import { CardRefundService } from '../domain/connectors/card-refund.service.ts';
 import { CardRenewalMailer } from '../domain/connectors/card-renewal-mail.ts';
+import { CardSettlement } from '../domain/connectors/card-settlement.ts';
 import { CardSubscriptionService } from '../domain/connectors/card-subscription.service.ts';
 import type { ConnectorAccess } from '../domain/connectors/connector-access.ts';
 import { PixChargeService } from '../domain/connectors/pix-charge.service.ts';
@@ -109,6 +112,24 @@ export function buildPayments(p: PaymentParts) {
   // Card orders paid through a merchant's processor connection are refunded there.
   const cardRefunds = new CardRefundService(uow, p.clock, p.connectors, orderCore);
   const orderMoves = new PaymentOrderMoveService(uow, orderCore, orders, providers, [pixCharges, cardRefunds]);
+  // Subscriptions whose card is kept at the merchant's Stripe account renew through it.
+  const cardSubscriptions = new CardSubscriptionService(
+    uow,
+    p.connectors,
+    orderCore,
+    new CardRenewalMailer(currencies, { publicUrl: config.publicUrl, signer: p.signer }),
+    p.signer,
+    { payerWaitMs: PAYER_CONFIRMATION_WAIT_MS, recheckMs: 5 * 60_000 },
+  );
+  // Card payments through a merchant's own processor (Stripe): one intent per order, closed by one rule.
+  const cardIntents = new CardIntentService(uow, p.connectors, orderCore, cardSubscriptions);
+  const cardSettlement = new CardSettlement(orderCore);
+  const cardCheckout = new CardCheckoutService(uow, p.clock, p.connectors, cardIntents, cardSettlement, orderCore, {
+    maxFailedTries: MAX_CARD_DECLINES,
+    batch: 100,
+    // As long as a late crypto payment is still watched for.
+    endedWindowMs: LATE_PAYMENT_WINDOW_MS,
+  });
   const opening: OrderOpening = {
     uow,
     core: orderCore,
@@ -118,17 +139,18 @@ export function buildPayments(p: PaymentParts) {
     providers,
     pixCharges,
     settingsFor,
+    cardConnected: (merchantId, mode) => cardCheckout.servesCards(merchantId, mode),
+    failedCardTries: (preferenceId) => cardCheckout.failedTries(preferenceId),
   };
   const paymentStart = new PaymentStartService(opening, orderOptions, orderMoves);
-  const orderSweeps = new PaymentOrderSweepService(uow, clocks, orderCore, providers, orderOptions, orderMoves);
-  // Subscriptions whose card is kept at the merchant's Stripe account renew through it.
-  const cardSubscriptions = new CardSubscriptionService(
+  const orderSweeps = new PaymentOrderSweepService(
     uow,
-    p.connectors,
+    clocks,
     orderCore,
-    new CardRenewalMailer(currencies, { publicUrl: config.publicUrl, signer: p.signer }),
-    p.signer,
-    { payerWaitMs: PAYER_CONFIRMATION_WAIT_MS, recheckMs: 5 * 60_000 },
+    providers,
+    orderOptions,
+    orderMoves,
+    (m, mode) => cardCheckout.servesCards(m, mode),
   );
   const renewals = new PaymentRenewalService(opening, orderMoves, cardSubscriptions);
   const subscriptions = new SubscriptionService(uow, subscriptionCore, renewals);
@@ -152,5 +174,8 @@ export function buildPayments(p: PaymentParts) {
     pixCharges,
     cardSubscriptions,
     cardRefunds,
+    cardIntents,
+    cardSettlement,
+    cardCheckout,
   };
 }

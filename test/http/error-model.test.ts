@@ -78,7 +78,7 @@ const ALLOWED = [
   /^\/l\//,
   // The merchant dashboard (docs/dashboard.md): HTML pages with their own error pages.
   /^\/dashboard([/*].*)?$/,
-  // Where merchants' processors send their events (docs/connectors.md): signed, no credentials.
+  // Where merchants' processors send their events (docs/connectors/stripe.md): signed, no credentials.
   /^\/connectors\/stripe\/webhooks\/:webhookId$/,
   // Where merchants' PSPs notify Pix received (docs/connectors/pix.md): only ever a prompt to ask the PSP.
   /^\/connectors\/pix\/webhooks\/:webhookId(\/pix)?$/,

@@ -310,7 +310,7 @@ describeBackends('live mode offers only what can settle', (build) => {
     assert.equal(page0.statusCode, 200, page0.body);
     assert.equal(
       rowText(page0.body, 'card'),
-      'no | Cards | Card payments need a card processor connection (not available yet).',
+      'no | Cards | Connect your Stripe account under Payment connections to take cards.',
     );
     assert.equal(rowText(page0.body, 'pix'), 'no | PIX | Add a PIX key below.');
     assert.equal(rowText(page0.body, 'bank_transfer'), 'no | Bank transfer | Add your bank details below.');

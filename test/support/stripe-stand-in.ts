@@ -39,6 +39,9 @@ type Spec = {
   components: Json;
 };
 
+/** The stand-in's test-only confirm endpoint (not part of Stripe's API; see confirmForTest). */
+export const TEST_CONFIRM_PATH = '/_stand-in/confirm';
+
 const SPEC_FILE = new URL('../../vendor/stripe-openapi/spec3.trimmed.json', import.meta.url);
 
 export type StandInAccount = { id: string; secretKey: string; name: string; livemode: boolean };
@@ -146,6 +149,8 @@ export class StripeStandIn {
   readonly paymentIntents = new Map<string, Json & { id: string; account: string }>();
   readonly refunds = new Map<string, Json & { id: string; account: string }>();
   readonly customers = new Map<string, Json & { id: string; account: string }>();
+  /** What the test-only confirm endpoint was asked, in order: `intent id:card`. */
+  readonly confirmations: string[] = [];
   /** Cards kept at the stand-in (a payer's card after a first payment that saved it). */
   readonly paymentMethods = new Map<string, Json & { id: string; account: string }>();
   /** What the next off-session charges do, in order (then: they succeed). */
@@ -218,7 +223,10 @@ export class StripeStandIn {
     this.faults.push({ path, kind: 'hang', status: 0, count, kept: true });
   }
 
-  /** The next `count` requests to a path matching `path` find Stripe down: the connection is cut before anything is done. */
+  /**
+   * The next `count` requests to a path matching `path` never reach the API: the connection is
+   * cut before anything is read or done (Stripe unreachable), so nothing is kept under their key.
+   */
   drop(path: RegExp, count = 1): void {
     this.faults.push({ path, kind: 'drop', status: 0, count });
   }
@@ -250,6 +258,8 @@ export class StripeStandIn {
     intent.payment_method ??= this.newCard(intent.account, intent.setup_future_usage ? intent.customer : null).id;
     intent.last_payment_error = null;
     intent.status = 'succeeded';
+    intent.last_payment_error = null;
+    intent.next_action = null;
     intent.amount_received = received ?? intent.amount;
     intent.latest_charge = id('ch');
     return { ...intent };
@@ -349,6 +359,21 @@ export class StripeStandIn {
     };
   }
 
+  /** The bank asks the payer to authenticate (3-D Secure): the intent waits for the payer. */
+  requireAction(intentId: string): Json {
+    const intent = this.intent(intentId);
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: {} };
+    return { ...intent };
+  }
+
+  /** Stripe is working on it (some payment methods settle later). */
+  process(intentId: string): Json {
+    const intent = this.intent(intentId);
+    intent.status = 'processing';
+    return { ...intent };
+  }
+
   /**
    * An event as Stripe would POST it to `endpoint`: the body and its Stripe-Signature, signed
    * with the endpoint's secret (or `secret`) at `timestamp` (seconds; now by default).
@@ -434,6 +459,38 @@ export class StripeStandIn {
     return [402, { error: { type: 'card_error', ...error, payment_intent: { ...intent, account: undefined } } }];
   }
 
+  /**
+   * Test-only, not Stripe's API: what Stripe does when the payer presses Pay in the Payment
+   * Element, for the stand-in Stripe.js of the browser tests. Body: `{ client_secret, card }`,
+   * card `good` (succeeds; also completes a pending 3-D Secure), `decline` or `action` (3-D
+   * Secure asked). Answers the intent's status, or a card error as Stripe.js reports one.
+   */
+  private confirmForTest(body: string, res: ServerResponse): void {
+    const { client_secret: secret, card } = JSON.parse(body || '{}') as { client_secret?: string; card?: string };
+    const intent = [...this.paymentIntents.values()].find((candidate) => candidate.client_secret === secret);
+    this.confirmations.push(`${intent?.id ?? 'unknown'}:${card ?? ''}`);
+    const answer = (status: number, payload: Json) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(JSON.stringify(payload));
+    };
+    if (!intent || intent.status === 'succeeded' || intent.status === 'canceled') {
+      answer(400, {
+        error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'not confirmable' },
+      });
+      return;
+    }
+    if (card === 'decline') {
+      const declined = this.decline(intent.id);
+      answer(402, { error: declined.last_payment_error as Json });
+      return;
+    }
+    if (card === 'action') {
+      answer(200, { id: intent.id, status: this.requireAction(intent.id).status });
+      return;
+    }
+    answer(200, { id: intent.id, status: this.succeed(intent.id).status });
+  }
+
   private intent(intentId: string): Json & { id: string; account: string } {
     const intent = this.paymentIntents.get(intentId);
     if (!intent) {
@@ -449,6 +506,10 @@ export class StripeStandIn {
     }
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const method = req.method ?? 'GET';
+    if (url.pathname === TEST_CONFIRM_PATH) {
+      this.confirmForTest(Buffer.concat(chunks).toString('utf8'), res);
+      return;
+    }
     const header = (name: string) => {
       const value = req.headers[name];
       return typeof value === 'string' ? value : null;
@@ -689,6 +750,28 @@ export class StripeStandIn {
         const expand = Array.isArray(query.expand) ? query.expand : [];
         const card = expand.includes('payment_method') ? this.paymentMethods.get(String(intent.payment_method)) : null;
         return [200, visible({ ...intent, ...(card ? { payment_method: visible(card) } : {}) })];
+      }
+      case 'POST /v1/payment_intents/{intent}/cancel': {
+        const intent = own(this.paymentIntents, path.intent ?? '');
+        if (!intent) {
+          return missing('payment_intent', path.intent ?? '');
+        }
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
+          return [
+            400,
+            {
+              error: {
+                type: 'invalid_request_error',
+                code: 'payment_intent_unexpected_state',
+                message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+              },
+            },
+          ];
+        }
+        intent.status = 'canceled';
+        intent.cancellation_reason = params.cancellation_reason ?? null;
+        intent.canceled_at = created;
+        return [200, visible(intent)];
       }
       case 'POST /v1/refunds': {
         const intent = own(this.paymentIntents, String(params.payment_intent ?? ''));

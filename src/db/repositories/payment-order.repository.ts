@@ -342,6 +342,21 @@ export class KyselyPaymentOrderRepository implements PaymentOrderRepository {
     return [...opened, ...expired].map(toOrder);
   }
 
+  async listEndedCardOrders(since: number, limit: number): Promise<PaymentOrder[]> {
+    const rows = await this.db
+      .selectFrom('payment_orders')
+      .selectAll()
+      .where('payment_method_type', '=', sql.lit('CARD'))
+      .where('status', 'in', [sql.lit('EXPIRED'), sql.lit('REJECTED')])
+      .where('provider_ref', 'is not', null)
+      .where('recurrent_payment_id', 'is', null)
+      .where('updated_at', '>=', BigInt(since))
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+
   async countRejectedCardOrders(preferenceId: string): Promise<number> {
     const row = await REJECTED_CARD_ORDERS.first(this.db, { preferenceId });
     return Number(row?.n ?? 0);

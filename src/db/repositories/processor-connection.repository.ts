@@ -169,6 +169,18 @@ export class KyselyProcessorConnectionRepository implements ProcessorConnectionR
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
+  async countFailedTries(preferenceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('connector_events')
+      .innerJoin('payment_orders', 'payment_orders.provider_ref', 'connector_events.object_id')
+      .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
+      .where('payment_orders.checkout_preference_id', '=', preferenceId)
+      .where('payment_orders.payment_method_type', '=', 'CARD')
+      .where('connector_events.type', '=', 'payment_intent.payment_failed')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async setEventOutcome(provider: ConnectorProvider, eventId: string, outcome: string): Promise<void> {
     await this.db
       .updateTable('connector_events')

@@ -154,6 +154,12 @@ export interface CardConnector {
   verifyEvent(rawBody: Buffer, signature: string | undefined, secret: string): ConnectorEvent | null;
   createIntent(secretKey: string, input: CreateIntentInput): Promise<IntentView>;
   retrieveIntent(secretKey: string, intentId: string): Promise<IntentView>;
+  /**
+   * Cancels an intent that can no longer pay anything of Cobro's (its order expired or was
+   * superseded), so a page left open cannot pay it. REJECTED when the processor says it is past
+   * canceling (it succeeded, or was canceled already): retrieve it to see which.
+   */
+  cancelIntent(secretKey: string, intentId: string): Promise<IntentView>;
   /** A full refund of the intent, keyed by the order so a retry never refunds twice. */
   createRefund(secretKey: string, input: { orderId: string; intentId: string }): Promise<RefundView>;
   /**

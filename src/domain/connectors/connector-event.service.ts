@@ -1,15 +1,13 @@
-import type { PaymentOrderCore } from '../payment-orders/payment-order.core.ts';
-import type { PaymentOrder } from '../payment-orders/payment-order.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { UnitOfWork } from '../shared/unit-of-work.ts';
-import type { ConnectorEvent, IntentView } from './card-connector.ts';
+import type { ConnectorEvent } from './card-connector.ts';
 import type { CardDisputeService, DisputeEventOutcome } from './card-dispute.service.ts';
 import type { CardRefundService, RefundEventOutcome } from './card-refund.service.ts';
+import type { CardSettlement } from './card-settlement.ts';
 import type { Connection, ConnectorProvider } from './connection.ts';
 import type { ConnectorAccess } from './connector-access.ts';
-import { savedCardToken } from './saved-card.ts';
 
 /**
  * What became of an event, stored beside its id:
@@ -47,7 +45,7 @@ export class ConnectorEventService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly connectors: ConnectorAccess,
-    private readonly orders: PaymentOrderCore,
+    private readonly settlement: CardSettlement,
     /** Refunds and disputes: what happens after the payment (charge.*, refund.*, charge.dispute.* events). */
     private readonly after: { refunds: CardRefundService; disputes: CardDisputeService } | null = null,
   ) {}
@@ -134,46 +132,10 @@ export class ConnectorEventService {
     if (event.type !== 'payment_intent.succeeded' || !event.intent || event.intent.outcome !== 'SETTLE') {
       return { outcome: 'recorded', problem: null };
     }
-    const intent = event.intent;
-    const order = intent.orderId ? await repos.orders.getById(intent.orderId) : undefined;
-    if (!order || !createdFor(order, connection, intent)) {
-      return { outcome: 'unknown_intent', problem: null };
+    const settled = await this.settlement.settle(repos, connection, event.intent);
+    if (settled.outcome === 'not_settled') {
+      return { outcome: 'recorded', problem: null };
     }
-    if (order.status !== 'OPENED') {
-      return { outcome: 'order_not_open', problem: null };
-    }
-    const received = intent.received;
-    if (
-      !received ||
-      received.currency !== order.chargedCurrency ||
-      received.amountMinor !== order.chargedAmountMinor ||
-      intent.amount?.amountMinor !== order.chargedAmountMinor
-    ) {
-      const got = received
-        ? `${received.amountMinor} ${received.currency}`
-        : 'an amount in a currency Cobro does not know';
-      return {
-        outcome: 'amount_mismatch',
-        problem: `event ${event.id}: intent ${intent.id} received ${got} (minor units), but order ${order.id} charges ${order.chargedAmountMinor} ${order.chargedCurrency}; the order was not closed`,
-      };
-    }
-    const now = this.orders.now(order);
-    // A subscription's first payment: the card it was paid with becomes the subscription's saved card.
-    const cardToken = order.recurrentPaymentId ? savedCardToken(connection.provider, intent) : null;
-    await this.orders.close(repos, order, { receivedAmountMinor: received.amountMinor }, now, cardToken);
-    return { outcome: 'closed', problem: null };
+    return { outcome: settled.outcome, problem: settled.problem ? `event ${event.id}: ${settled.problem}` : null };
   }
-}
-
-/**
- * The intent is the one Cobro created for this order: same merchant and mode as the connection,
- * a card order, and the intent's id recorded on the order when it was created.
- */
-function createdFor(order: PaymentOrder, connection: Connection, intent: IntentView): boolean {
-  return (
-    order.merchantId === connection.merchantId &&
-    order.mode === connection.mode &&
-    order.paymentMethodType === 'CARD' &&
-    order.providerRef === intent.id
-  );
 }

@@ -20,6 +20,13 @@ export type OrderOpening = {
   /** Whether the merchant can offer the method in the order's mode (live mode: only what can settle). */
   availability: MethodAvailabilityService;
   providers: { card: CardPaymentProvider };
+  /**
+   * Whether the merchant's card payments in `mode` go through its own processor (a card
+   * connection): the order then opens without card data, and the processor's card fields take it.
+   */
+  cardConnected: (merchantId: string, mode: Mode) => Promise<boolean>;
+  /** Failed card tries on a checkout whose cards go through a connection (CardCheckoutService.failedTries). */
+  failedCardTries: (preferenceId: string) => Promise<number>;
   /** PIX orders of merchants with an API Pix connection are charges at their PSP. */
   pixCharges: PixCharges;
   /**

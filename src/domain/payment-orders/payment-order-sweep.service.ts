@@ -1,3 +1,4 @@
+import type { Mode } from '../merchants/merchant.ts';
 import type { CardChargeResult, CardPaymentProvider } from '../payment-methods/payment-provider.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TestClocks } from '../shared/test-clocks.ts';
@@ -14,6 +15,11 @@ export class PaymentOrderSweepService {
     private readonly providers: { card: CardPaymentProvider },
     private readonly options: Pick<PaymentOrderOptions, 'cardLockMs'>,
     private readonly moves: PaymentOrderMoveService,
+    /**
+     * Whether the merchant's cards in a mode go through its own processor: those orders are the
+     * connector's to settle (CardCheckoutService.sync), never asked of the built-in processor.
+     */
+    private readonly connectorServes: (merchantId: string, mode: Mode) => Promise<boolean> = async () => false,
   ) {}
 
   /** Expires open orders and preferences whose time has passed, each by its merchant's clock. */
@@ -57,7 +63,15 @@ export class PaymentOrderSweepService {
    * or never charged (REJECTED, the checkout free to pay again) — and never charged twice.
    */
   async syncPendingCards(): Promise<void> {
+    const served = new Map<string, boolean>();
     for (const order of await this.uow.read.orders.listOpenedCardOrders(200)) {
+      const key = `${order.merchantId}:${order.mode}`;
+      if (!served.has(key)) {
+        served.set(key, await this.connectorServes(order.merchantId, order.mode));
+      }
+      if (served.get(key) && order.recurrentPaymentId === null) {
+        continue;
+      }
       let result: CardChargeResult | null;
       if (order.providerRef) {
         result = await this.providers.card.sync(order.providerRef);

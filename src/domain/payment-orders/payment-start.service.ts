@@ -4,7 +4,7 @@ import type { CheckoutPreference } from '../checkout-preferences/checkout-prefer
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
-import { methodLabel, reasonClause } from '../payment-methods/method-availability.ts';
+import { methodLabel, reasonClause, recurrentUnavailable } from '../payment-methods/method-availability.ts';
 import type { CardChargeResult, CardInput } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
@@ -87,7 +87,7 @@ export class PaymentStartService {
         this.opening.currencies,
       );
       // A method the checkout does not offer cannot be had by posting its id either.
-      const unavailable = reason ? null : offer.whyNot(method);
+      const unavailable = reason ? null : (offer.whyNot(method) ?? recurrentUnavailable(method, pref));
       if (reason) {
         messages.push(`payment_method_id: the payment method ${reason}`);
       } else if (unavailable) {
@@ -117,8 +117,17 @@ export class PaymentStartService {
       }
     }
 
+    // A merchant's own card processor takes the card in its own fields: the order opens without
+    // card data, and whatever card data was posted is dropped here, unread. (A subscription's
+    // first payment stays with the built-in processor: renewals need its saved card.)
+    const viaConnector =
+      usable &&
+      method?.type === 'CARD' &&
+      pref.type !== 'SUBSCRIPTION' &&
+      (await this.opening.cardConnected(pref.merchantId, pref.mode));
+
     // 3. The card, checked before anything is written (nothing of it is kept); not asked for a method refused above.
-    if (usable && method?.type === 'CARD') {
+    if (usable && method?.type === 'CARD' && !viaConnector) {
       if (!input.card) {
         messages.push('card is required for a card payment');
       } else {
@@ -154,6 +163,8 @@ export class PaymentStartService {
     // With an API Pix connection, the PSP makes the code (a charge under a txid fixed by the order).
     const pixConnection =
       method.type === 'PIX' ? await this.opening.pixCharges.connectionFor(pref.merchantId, pref.mode) : null;
+    // Failed tries at the processor count against the same limit as declined orders.
+    const failedTries = viaConnector ? await this.opening.failedCardTries(pref.id) : 0;
     const chargedBox = { value: 0n };
     const opened = await this.opening.uow.transaction(async (repos) => {
       const current = await repos.preferences.getById(pref.id);
@@ -163,12 +174,18 @@ export class PaymentStartService {
         ]);
       }
       if (isCard) {
-        if ((await repos.orders.countRejectedCardOrders(pref.id)) >= this.options.maxCardDeclines) {
+        const declined = viaConnector ? failedTries : await repos.orders.countRejectedCardOrders(pref.id);
+        if (declined >= this.options.maxCardDeclines) {
           throw new AppError('CONFLICT', [
             'checkout preference is locked after too many declined card attempts; ask the merchant for a new checkout',
           ]);
         }
-        if (!(await repos.preferences.claimCharging(pref.id, orderId, now + this.options.cardLockMs, now))) {
+        // The processor's intent is keyed by the order, so nothing is charged twice here: no
+        // charging lock, which would hold the checkout while the payer types in the processor's fields.
+        if (
+          !viaConnector &&
+          !(await repos.preferences.claimCharging(pref.id, orderId, now + this.options.cardLockMs, now))
+        ) {
           throw new AppError('CONFLICT', ['a payment for this checkout is already being processed']);
         }
       }
@@ -239,7 +256,7 @@ export class PaymentStartService {
     if (pixConnection !== null && charged > 0n && opened.status === 'OPENED') {
       return this.opening.pixCharges.create(opened);
     }
-    if (!isCard || !input.card || opened.status !== 'OPENED') {
+    if (!isCard || viaConnector || !input.card || opened.status !== 'OPENED') {
       return opened;
     }
 

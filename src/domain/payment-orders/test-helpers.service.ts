@@ -34,6 +34,8 @@ export class TestHelperService {
     private readonly moves: PaymentOrderMoveService,
     private readonly clocks: TestClocks,
     private readonly afterClockMove: (caller: Caller) => Promise<void>,
+    /** Whether the merchant's cards in a mode go through its own processor (a Stripe test connection). */
+    private readonly cardConnected: (merchantId: string, mode: Caller['mode']) => Promise<boolean> = async () => false,
   ) {}
 
   private assertTest(caller: Caller): void {
@@ -59,6 +61,16 @@ export class TestHelperService {
     }
     const outcome = input.outcome ?? 'APPROVED';
     const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
+    if (
+      method?.type === 'CARD' &&
+      pref.type !== 'SUBSCRIPTION' &&
+      (await this.cardConnected(caller.merchantId, caller.mode))
+    ) {
+      // Cobro never holds the card data such a payment takes: the payer types it in Stripe's fields.
+      throw new AppError('CONFLICT', [
+        "card payments of this merchant's test mode go through its Stripe test account: pay on the hosted checkout with one of Stripe's test cards (docs/connectors/stripe.md, Test mode), or remove the test connection to use the built-in test processor",
+      ]);
+    }
     const order = await this.payments.start(pref, {
       paymentMethodId: methodId,
       payer: { ...TEST_PAYER, ...stripEmpty(input.payer) },

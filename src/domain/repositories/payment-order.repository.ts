@@ -33,6 +33,11 @@ export interface PaymentOrderRepository {
   /** Crypto orders of `mode` whose address is watched: up to `limit` OPENED (oldest first), and up to `limit` EXPIRED at or after `expiredSince` (late payments; newest first). */
   listWatchedCrypto(mode: Mode, expiredSince: number, limit: number): Promise<PaymentOrder[]>;
   countRejectedCardOrders(preferenceId: string): Promise<number>;
+  /**
+   * Card orders of a checkout (not a subscription's) that ended unpaid (EXPIRED or REJECTED) at or
+   * after `since`, with a processor reference: their intents may still be payable at the processor.
+   */
+  listEndedCardOrders(since: number, limit: number): Promise<PaymentOrder[]>;
   /** The renewal order for one try of one period, if it was opened. */
   getRenewal(recurrentPaymentId: string, periodIndex: number, attempt: number): Promise<PaymentOrder | undefined>;
   /** Renewal orders still OPENED for a subscription (cancellation expires them). */

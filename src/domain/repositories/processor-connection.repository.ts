@@ -20,5 +20,7 @@ export interface ProcessorConnectionRepository {
   /** False when this event id was already recorded (the same event twice). */
   insertEvent(event: ConnectorEventRecord): Promise<boolean>;
   setEventOutcome(provider: ConnectorProvider, eventId: string, outcome: string): Promise<void>;
+  /** Failed card tries reported by the processor (payment_intent.payment_failed) for the intents of a checkout's orders. */
+  countFailedTries(preferenceId: string): Promise<number>;
   getEvent(provider: ConnectorProvider, eventId: string): Promise<ConnectorEventRecord | undefined>;
 }

@@ -10,7 +10,7 @@ import type { Services } from '../../services.ts';
 import type { Asset } from '../kit/assets.ts';
 import { loadAssets } from '../kit/assets.ts';
 import type { Payee } from '../kit/brand.ts';
-import { accentStylesheet, payeeOf } from '../kit/brand.ts';
+import { accentStylesheet, payeeOf, processorAppearance } from '../kit/brand.ts';
 import { registerHtmlErrorPages } from '../kit/error-pages.ts';
 import type { CardFields, FieldErrors, FormValues } from '../kit/form-input.ts';
 import {
@@ -34,9 +34,12 @@ import type { PageContext } from '../kit/payer-layout.ts';
 import { receiptOf } from '../kit/payer-layout.ts';
 import type { Messages } from '../kit/payer-messages.ts';
 import { messagesFor } from '../kit/payer-messages.ts';
+import type { ThirdParty } from '../kit/security.ts';
 import { applySecurityHeaders, CsrfGuard, redirectOrigins, registerPageNonces } from '../kit/security.ts';
 import { BACK_FIELD, STEP_FIELD } from './views/card-step.view.ts';
 import { renderCheckoutForm } from './views/form.view.ts';
+import type { HostedCardModel } from './views/hosted-card.view.ts';
+import { renderHostedCard } from './views/hosted-card.view.ts';
 import type { ResultKind, StateKind } from './views/pages.view.ts';
 import { renderOrderPage, renderResult, renderState } from './views/pages.view.ts';
 
@@ -50,6 +53,10 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 
 const checkoutPath = (prefId: string) => `/checkout/${prefId}`;
 const orderPath = (prefId: string, orderId: string) => `/checkout/${prefId}/orders/${orderId}`;
+/** Where Stripe sends the payer back after confirming (Stripe appends its own query, which is never read). */
+const cardReturnPath = (prefId: string, orderId: string) => `${orderPath(prefId, orderId)}/card/return`;
+/** Seconds before the processing page looks again. */
+const PROCESSING_REFRESH_SECONDS = 3;
 
 /**
  * The hosted checkout (server-rendered): `GET/POST /checkout/:id`, the order panel and its
@@ -114,11 +121,14 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         status: number,
         page: SafeHtml,
         pref: CheckoutPreference | null = null,
+        allow: readonly ThirdParty[] = [],
       ): FastifyReply => {
-        // Re-applied so this page's CSP has this page's nonce and the merchant's redirect origins.
+        // Re-applied so this page's CSP has this page's nonce and the merchant's redirect origins
+        // (and, on the card step of a Stripe-connected checkout alone, what Stripe.js needs).
         applySecurityHeaders(reply, {
           nonce: nonceOf(req),
           https,
+          allow,
           formTargets: pref
             ? redirectOrigins([pref.customUrls.successPaymentRedirect, pref.customUrls.errorPaymentRedirect])
             : [],
@@ -161,6 +171,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
       const byPath = new Map<string, Asset>([
         [assets.css.path, assets.css],
         [assets.js.path, assets.js],
+        [assets.stripeCard.path, assets.stripeCard],
       ]);
       scope.get<{ Params: { name: string } }>('/assets/:name', hidden, async (req, reply) => {
         const asset = byPath.get(`/checkout/assets/${req.params.name}`);
@@ -248,6 +259,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           csrfToken: csrf.tokenFor(req, reply, pref.id),
           openOrderUrl: latest?.status === 'OPENED' ? orderPath(pref.id, latest.id) : null,
           step: input.step ?? 'details',
+          cardsByProcessor: await cardsByProcessor(pref),
         });
         return sendPage(req, reply, status, page, pref);
       };
@@ -301,14 +313,22 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         const chosen = methods.find(
           (method) => method.id === (pref.selectedPaymentMethodId ?? values.payment_method_id),
         );
-        // Card data counts for a card payment only: beside any other method it is dropped here,
-        // never checked, shown or sent on, whatever the browser posted.
-        const card = chosen?.type === 'CARD' ? submission.card : null;
+        // Cards through the merchant's own processor: the order opens without card data, and the
+        // processor's fields take the card on the next page.
+        const processorCards = await cardsByProcessor(pref);
+        const viaProcessor = chosen?.type === 'CARD' && processorCards;
+        // Card data counts for a card payment by the built-in processor only: beside any other
+        // method, or when the merchant's processor takes the card, it is dropped here, never
+        // checked, shown, logged or sent on, whatever the browser posted.
+        const card = chosen?.type === 'CARD' && !viaProcessor ? submission.card : null;
         const choice = offersChoice(pref, methods);
         // The card step: Card chosen among several methods, and the post came from that step or
         // carried no card field (no script, or a client that sent none): shown then, not an error.
         const onCardStep =
-          chosen?.type === 'CARD' && choice && (formField(req.body, STEP_FIELD) === 'card' || card === null);
+          !viaProcessor &&
+          chosen?.type === 'CARD' &&
+          choice &&
+          (formField(req.body, STEP_FIELD) === 'card' || card === null);
         const refused = (status: number, found: FieldErrors, general: readonly string[]): Promise<FastifyReply> => {
           const payerWrong = Object.keys(found).some((key) => !CARD_FIELD_NAMES.includes(key as keyof FieldErrors));
           const step = onCardStep && !payerWrong ? 'card' : 'details';
@@ -323,6 +343,15 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         const tooLong = lengthErrors({ ...submission, card }, m);
         if (Object.keys(tooLong).length > 0) {
           return refused(400, tooLong, []);
+        }
+        // The checkout's latest order: a card order still open with these same details is the
+        // payer's own, posted again (a retry, a back button): its page, and its one intent, again.
+        const latest =
+          processorCards && pref.paymentOrderId
+            ? await deps.orders.getForCheckout(pref.id, pref.paymentOrderId)
+            : undefined;
+        if (viaProcessor && latest && isSameCardTry(latest, chosen, values, askedPayer(pref))) {
+          return seeOther(reply, orderPath(pref.id, latest.id));
         }
         let order: PaymentOrder;
         try {
@@ -352,10 +381,20 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           }
           throw error;
         }
+        if (latest?.status === 'OPENED' && latest.paymentMethodType === 'CARD' && latest.id !== order.id) {
+          // Superseded by this try: its intent at the processor is canceled now, so a page of it
+          // left open cannot pay it (the settle job does it later if the processor is down now).
+          await deps.connectors.cards.endIntentOf(latest.id);
+        }
         // A card result goes straight to the merchant's page when it has one; everything else shows the order.
         const target = order.status === 'OPENED' ? null : payerRedirectUrl(pref, order);
         return seeOther(reply, target ?? orderPath(pref.id, order.id));
       });
+
+      /** Whether the checkout's cards go through the merchant's own processor (Stripe) rather than the built-in one. */
+      const cardsByProcessor = async (pref: CheckoutPreference): Promise<boolean> =>
+        // A subscription's first payment stays with the built-in processor (its renewals need its saved card).
+        pref.type !== 'SUBSCRIPTION' && (await deps.connectors.cards.servesCards(pref.merchantId, pref.mode));
 
       /** The payer's submission as the payment service takes it: only what the preference lacks. */
       const startPayment = async (
@@ -412,6 +451,9 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         if (isFinal(pref, order)) {
           return showOutcome(req, reply, pref, order);
         }
+        if (order.paymentMethodType === 'CARD' && !isRenewal(order) && (await cardsByProcessor(pref))) {
+          return hostedCardStep(req, reply, pref, order);
+        }
         if (order.paymentMethodType === 'PIX' && order.instructions === null) {
           // A charge the merchant's PSP has not made yet (it was down, or a crash came between):
           // asked for again now, under the same txid, so it is never a second charge.
@@ -447,6 +489,77 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         });
         return sendPage(req, reply, 200, page, pref);
       });
+
+      /**
+       * Where Stripe sends the payer back after confirming. The query Stripe adds (the intent, its
+       * client secret, a redirect status) is never read: the order's own intent is asked about at
+       * Stripe with the merchant's key. A paid order closes here by the same rule as the event
+       * (CardSettlement); then the order's page shows what became of it (the merchant's page or
+       * the result once paid, the card step again after a decline), and the client secret Stripe
+       * put in the address leaves the address bar.
+       */
+      scope.get<{ Params: OrderParams }>('/:id/orders/:orderId/card/return', hidden, async (req, reply) => {
+        const found = await loadOrder(req.params, req);
+        if (!found) {
+          return sendState(req, reply, 404, 'notFound');
+        }
+        const { pref, order } = found;
+        if (order.paymentMethodType !== 'CARD' || isRenewal(order) || !(await cardsByProcessor(pref))) {
+          return seeOther(reply, orderPath(pref.id, order.id));
+        }
+        if (!isFinal(pref, order)) {
+          await deps.connectors.cards.step(order);
+        }
+        return seeOther(reply, orderPath(pref.id, order.id));
+      });
+
+      /** The card step of an open order whose card goes through the merchant's Stripe: what Stripe says of its intent. */
+      const hostedCardStep = async (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        pref: CheckoutPreference,
+        order: PaymentOrder,
+      ): Promise<FastifyReply> => {
+        const step = await deps.connectors.cards.step(order);
+        if (step.kind === 'ended' || step.kind === 'locked') {
+          return showOutcome(req, reply, pref, step.order);
+        }
+        const here = orderPath(pref.id, order.id);
+        const ctx = contextOf(req, pref);
+        const m = ctx.messages;
+        const model: HostedCardModel = {
+          pref,
+          amountText: amountOf(req, pref),
+          state: step.kind,
+          stripe: null,
+          notice: null,
+          retryUrl: here,
+          chooseAnotherUrl: pref.selectedPaymentMethodId === null ? checkoutPath(pref.id) : null,
+          scriptPath: assets.stripeCard.path,
+        };
+        if (step.kind === 'processing') {
+          const page = renderHostedCard({ ...ctx, refresh: { seconds: PROCESSING_REFRESH_SECONDS, url: here } }, model);
+          return sendPage(req, reply, 200, page, pref);
+        }
+        if (step.kind !== 'pay') {
+          // Nothing charged, the order still open: a retry gets the same intent.
+          return sendPage(req, reply, step.kind === 'unavailable' ? 503 : 200, renderHostedCard(ctx, model), pref);
+        }
+        model.stripe = {
+          publishableKey: step.publishableKey,
+          clientSecret: step.clientSecret,
+          intentId: step.intentId,
+          returnUrl: `${deps.publicUrl}${cardReturnPath(pref.id, order.id)}`,
+          locale: STRIPE_LOCALES[m.locale],
+          appearance: JSON.stringify(processorAppearance(ctx.payee ?? null)),
+        };
+        model.notice = step.payerAction
+          ? m.hostedCard.payerAction
+          : step.failure
+            ? declineText(step.failure.code, m)
+            : null;
+        return sendPage(req, reply, 200, renderHostedCard(ctx, model), pref, ['stripe']);
+      };
 
       /** A finished order: 303 to the merchant's stored URL when it has one, else the result page. */
       const showOutcome = (
@@ -616,6 +729,33 @@ function valuesFromOrder(order: PaymentOrder): FormValues {
     phone: order.payer.phoneNumber ?? '',
     payment_method_id: order.paymentMethodId,
   };
+}
+
+/** The Payment Element's locale for the page's language (Cobro's Portuguese is Brazil's). */
+const STRIPE_LOCALES: Record<Locale, string> = { en: 'en', es: 'es', pt: 'pt-BR' };
+
+/**
+ * A post of the details form that is the same card try as the checkout's open order: the same
+ * card method and the same payer details (what the form asks). Its order and intent are reused.
+ */
+function isSameCardTry(
+  latest: PaymentOrder,
+  chosen: PaymentMethod | undefined,
+  values: FormValues,
+  asked: ReturnType<typeof askedPayer>,
+): boolean {
+  if (latest.status !== 'OPENED' || latest.paymentMethodType !== 'CARD' || latest.paymentMethodId !== chosen?.id) {
+    return false;
+  }
+  const before = valuesFromOrder(latest);
+  return (['email', 'first_name', 'last_name', 'phone'] as const).every(
+    (field) => !asked[field] || before[field].trim() === values[field].trim(),
+  );
+}
+
+/** Why a card try failed, in the payer's words: the processor's decline code mapped to our texts, a decline otherwise. */
+function declineText(code: string, m: Messages): string {
+  return code in m.failure ? m.failure[code as keyof Messages['failure']] : m.failure.card_declined;
 }
 
 /** The payer-facing reason of a failed order, localized; processors' own wording stays in the API. */

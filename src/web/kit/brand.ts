@@ -7,6 +7,8 @@ export type Payee = {
   logo: { src: string; width: number; height: number } | null;
   /** Our own stylesheet for the merchant's accent colour (the CSP allows styles from our origin only). */
   accentCss: string | null;
+  /** The accent colour itself (`#rrggbb`), for the card processor's fields (see processorAppearance). */
+  accent: string | null;
   supportEmail: string | null;
 };
 
@@ -30,6 +32,7 @@ export function payeeOf(profile: BusinessProfile): Payee {
       ? { src: logoPath(profile.merchantId, profile.logo), width: profile.logo.width, height: profile.logo.height }
       : null,
     accentCss: profile.accentColor ? accentPath(profile.accentColor) : null,
+    accent: profile.accentColor && ACCENT.test(profile.accentColor) ? profile.accentColor : null,
     supportEmail: profile.supportEmail,
   };
 }
@@ -97,4 +100,27 @@ button.button--test {
   border-color: ${onWhite};
 }
 `;
+}
+
+/**
+ * The Stripe Payment Element's appearance (docs.stripe.com/elements/appearance-api) from the
+ * merchant's branding: its accent as the primary colour where it reads on white (as the
+ * checkout's own secondary buttons use it), the checkout's blue otherwise; our ink and font.
+ */
+export function processorAppearance(payee: Payee | null): {
+  theme: 'stripe';
+  variables: Record<string, string>;
+} {
+  const accent = payee?.accent ?? null;
+  const primary = accent && contrastRatio(accent, WHITE) >= 4.5 ? accent : DEFAULT_ACCENT;
+  return {
+    theme: 'stripe',
+    variables: {
+      colorPrimary: primary,
+      colorText: INK,
+      colorDanger: '#b3261e',
+      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+      borderRadius: '6px',
+    },
+  };
 }

@@ -23,6 +23,8 @@ export type PageContext = {
   switcher: LanguageSwitcher;
   /** What the page belongs to, after its title in the browser's tab ("Checkout" by default). */
   siteName?: string;
+  /** A page that looks again by itself, without script (a payment the processor is still working on). */
+  refresh?: { seconds: number; url: string };
 };
 
 /** The document around a page: language, viewport, our stylesheet and script (nonce'd), the test banner. */
@@ -34,6 +36,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): SafeHtm
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+${ctx.refresh ? html`<meta http-equiv="refresh" content="${`${ctx.refresh.seconds}; url=${ctx.refresh.url}`}">` : null}
 <title>${title} · ${payee ? payee.name : (ctx.siteName ?? m.checkout)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ctx.assets.css}">

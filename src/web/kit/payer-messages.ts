@@ -119,6 +119,17 @@ export type Messages = {
   resultFailedTitle: string;
   failure: Record<'card_declined' | 'insufficient_funds' | 'processing_error' | 'processor_unavailable', string>;
   failureGeneric: string;
+  /** The card step when the card fields are the merchant's card processor's (Stripe's Payment Element). */
+  hostedCard: {
+    intro: string;
+    needsJavaScript: string;
+    unavailable: string;
+    retry: string;
+    payerAction: string;
+    processingTitle: string;
+    processingText: string;
+    problem: string;
+  };
   resultExpiredTitle: string;
   resultExpiredText: string;
   resultRefundedTitle: string;
@@ -251,6 +262,17 @@ const en: Messages = {
     processor_unavailable: 'We could not reach the card processor. Please try again in a moment.',
   },
   failureGeneric: 'The payment was not completed.',
+  hostedCard: {
+    intro: 'Your card details go straight to Stripe, the card processor; this site never sees them.',
+    needsJavaScript:
+      'Paying by card needs JavaScript: the card fields are Stripe’s and load with it. Turn JavaScript on and reload this page, or choose another method.',
+    unavailable: 'We could not reach the card processor. Nothing was charged. Please try again in a moment.',
+    retry: 'Try again',
+    payerAction: 'Your bank asked you to confirm this payment. Press Pay to confirm it.',
+    processingTitle: 'Your payment is being processed',
+    processingText: 'This usually takes a few seconds. This page checks again by itself.',
+    problem: 'We could not confirm this payment. Please contact the merchant before paying again.',
+  },
   resultExpiredTitle: 'This payment has expired',
   resultExpiredText: 'The time to complete this payment has passed.',
   resultRefundedTitle: 'This payment was refunded',
@@ -384,6 +406,17 @@ const es: Messages = {
     processor_unavailable: 'No pudimos contactar al procesador de tarjetas. Vuelve a intentarlo en un momento.',
   },
   failureGeneric: 'El pago no se completó.',
+  hostedCard: {
+    intro: 'Los datos de tu tarjeta van directamente a Stripe, el procesador de tarjetas; este sitio nunca los ve.',
+    needsJavaScript:
+      'Para pagar con tarjeta se necesita JavaScript: los campos de la tarjeta son de Stripe y se cargan con él. Activa JavaScript y recarga esta página, o elige otro método.',
+    unavailable: 'No pudimos contactar al procesador de tarjetas. No se cobró nada. Vuelve a intentarlo en un momento.',
+    retry: 'Reintentar',
+    payerAction: 'Tu banco pidió que confirmes este pago. Pulsa Pagar para confirmarlo.',
+    processingTitle: 'Tu pago se está procesando',
+    processingText: 'Suele tardar unos segundos. Esta página vuelve a comprobarlo sola.',
+    problem: 'No pudimos confirmar este pago. Contacta al comercio antes de volver a pagar.',
+  },
   resultExpiredTitle: 'Este pago venció',
   resultExpiredText: 'Pasó el tiempo para completar este pago.',
   resultRefundedTitle: 'Este pago fue reembolsado',
@@ -517,6 +550,17 @@ const pt: Messages = {
     processor_unavailable: 'Não conseguimos falar com o processador de cartões. Tente novamente em instantes.',
   },
   failureGeneric: 'O pagamento não foi concluído.',
+  hostedCard: {
+    intro: 'Os dados do seu cartão vão direto para a Stripe, o processador de cartões; este site nunca os vê.',
+    needsJavaScript:
+      'Pagar com cartão precisa de JavaScript: os campos do cartão são da Stripe e carregam com ele. Ative o JavaScript e recarregue esta página, ou escolha outro método.',
+    unavailable: 'Não conseguimos falar com o processador de cartões. Nada foi cobrado. Tente novamente em instantes.',
+    retry: 'Tentar novamente',
+    payerAction: 'Seu banco pediu que você confirme este pagamento. Toque em Pagar para confirmá-lo.',
+    processingTitle: 'Seu pagamento está sendo processado',
+    processingText: 'Isso costuma levar alguns segundos. Esta página verifica de novo sozinha.',
+    problem: 'Não conseguimos confirmar este pagamento. Fale com o lojista antes de pagar de novo.',
+  },
   resultExpiredTitle: 'Este pagamento expirou',
   resultExpiredText: 'O prazo para concluir este pagamento terminou.',
   resultRefundedTitle: 'Este pagamento foi reembolsado',

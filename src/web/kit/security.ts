@@ -20,20 +20,41 @@ export function randomToken(): string {
  * success or error page (taken from the preference, never from the request) must be allowed
  * there or the payer would be stuck on a blocked navigation.
  */
-export function contentSecurityPolicy(nonce: string, formTargets: readonly string[]): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  formTargets: readonly string[],
+  allow: readonly ThirdParty[] = [],
+): string {
+  const stripe = allow.includes('stripe');
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${stripe ? ` ${STRIPE_JS.script.join(' ')}` : ''}`,
     "style-src 'self'",
     "img-src 'self' data:",
     // The status poller fetches JSON from this same origin; nothing else is reachable.
-    "connect-src 'self'",
+    `connect-src 'self'${stripe ? ` ${STRIPE_JS.connect.join(' ')}` : ''}`,
+    ...(stripe ? [`frame-src ${STRIPE_JS.frame.join(' ')}`] : []),
     `form-action ${["'self'", ...formTargets].join(' ')}`,
     "base-uri 'none'",
     "object-src 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/** Third parties a page may need beside our own origin: only the card step of a Stripe-connected checkout has one. */
+export type ThirdParty = 'stripe';
+
+/**
+ * What Stripe.js and its Payment Element need, as Stripe's integration security guide lists it
+ * (docs.stripe.com/security/guide#content-security-policy), the card fields alone: the script,
+ * the frames of the fields and of 3-D Secure (hooks.stripe.com), and Stripe's API. Not the
+ * address autocomplete's Google Maps origins: Cobro mounts no Address Element.
+ */
+export const STRIPE_JS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+} as const;
 
 /** Origins of the merchant's stored redirect URLs, safe to put in a CSP header (scheme://host[:port] only). */
 export function redirectOrigins(urls: readonly (string | null)[]): string[] {
@@ -79,9 +100,12 @@ export function registerPageNonces(scope: FastifyInstance, https: boolean): (req
 /** Headers every checkout response carries (pages, JSON and redirects alike). */
 export function applySecurityHeaders(
   reply: FastifyReply,
-  options: { nonce: string; formTargets?: readonly string[]; https: boolean },
+  options: { nonce: string; formTargets?: readonly string[]; https: boolean; allow?: readonly ThirdParty[] },
 ): void {
-  reply.header('content-security-policy', contentSecurityPolicy(options.nonce, options.formTargets ?? []));
+  reply.header(
+    'content-security-policy',
+    contentSecurityPolicy(options.nonce, options.formTargets ?? [], options.allow ?? []),
+  );
   reply.header('x-content-type-options', 'nosniff');
   // Not no-referrer: with it Chromium sends `Origin: null` on same-origin form posts, which
   // would defeat the Origin check below. strict-origin still never leaks a checkout URL (the

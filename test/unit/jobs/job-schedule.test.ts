@@ -26,6 +26,7 @@ function recordingParts(ran: (job: string) => void, cardSync: () => Promise<void
     clocks: { refresh: async () => ran('test-clocks') },
     pixCharges: { sync: step('pix-sync') },
     cardRefunds: { sync: step('card-refund-sync') },
+    cardCheckout: { sync: async () => ran('card-connector-sync') },
   };
 }
 
@@ -72,6 +73,7 @@ test('runPaymentJobs runs every payment step once, in order, live chains include
     'order-expiry',
     'pix-sync',
     'card-refund-sync',
+    'card-connector-sync',
     'billing',
     'email',
   ]);

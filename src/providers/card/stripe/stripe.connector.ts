@@ -229,6 +229,13 @@ export class StripeConnector implements CardConnector {
     return this.intentView(intent);
   }
 
+  async cancelIntent(secretKey: string, intentId: string): Promise<IntentView> {
+    const intent = await call(() =>
+      stripeClient(secretKey, this.options).paymentIntents.cancel(intentId, { cancellation_reason: 'abandoned' }),
+    );
+    return this.intentView(intent);
+  }
+
   async createRefund(secretKey: string, input: { orderId: string; intentId: string }): Promise<RefundView> {
     const refund = await call(() =>
       stripeClient(secretKey, this.options).refunds.create(

@@ -28,6 +28,11 @@ export type FormModel = {
    * script; the details already given travel as hidden fields (views/card-step.view.ts).
    */
   step: 'details' | 'card';
+  /**
+   * Cards go through the merchant's own processor: no card field of ours is ever rendered (the
+   * processor's own fields come on the next page, once the order is open).
+   */
+  cardsByProcessor: boolean;
 };
 
 type InputSpec = {
@@ -123,7 +128,7 @@ ${error ? html`<span class="field-error" id="payment_method_id-error" data-test=
  * chosen, and without it choosing Card leads to the card step. No PIX payer sees them.
  */
 function cardFields(model: FormModel, m: Messages): SafeHtml | null {
-  if (!model.methods.some((method) => method.type === 'CARD')) {
+  if (model.cardsByProcessor || !model.methods.some((method) => method.type === 'CARD')) {
     return null;
   }
   const shown = model.step === 'card' || model.methods.every((method) => method.type === 'CARD');

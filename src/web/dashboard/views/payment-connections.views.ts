@@ -99,7 +99,7 @@ function stripeConnected(model: StripeSectionModel, c: ShownConnection): SafeHtm
 <dt>${tr('Webhook endpoint')}</dt><dd data-test="webhook-endpoint">${
     c.webhookEndpointId
       ? html`<code class="mono">${c.webhookEndpointId}</code> ${tr('(created by Cobro in your Stripe account)')}`
-      : tr('Yours: make Stripe send the card events to the webhook URL (docs/connectors.md lists them).')
+      : tr('Yours: make Stripe send the card events to the webhook URL (docs/connectors/stripe.md lists them).')
   }</dd>
 <dt>${tr('Connected')}</dt><dd>${time(c.createdAt)}</dd>
 <dt>${tr('Last event received')}</dt><dd data-test="last-event">${c.lastEventAt === null ? tr('None yet') : time(c.lastEventAt)}</dd>

@@ -214,7 +214,7 @@ function reasonText(reason: Unavailable): string {
     case 'method_disabled':
       return tr('Disabled on this server by its operator.');
     case 'card_connector_missing':
-      return tr('Card payments need a card processor connection (not available yet).');
+      return tr('Connect your Stripe account under Payment connections to take cards.');
     case 'pix_key_missing':
       return tr('Add a PIX key below.');
     case 'bank_details_missing':

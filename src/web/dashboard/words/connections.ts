@@ -35,9 +35,9 @@ export const connectionsWords = {
     es: '(creado por Cobro en tu cuenta de Stripe)',
     pt: '(criado pelo Cobro na sua conta Stripe)',
   },
-  'Yours: make Stripe send the card events to the webhook URL (docs/connectors.md lists them).': {
-    es: 'El tuyo: haz que Stripe envíe los eventos de tarjeta a la URL del webhook (docs/connectors.md los enumera).',
-    pt: 'O seu: faça a Stripe enviar os eventos de cartão para a URL do webhook (docs/connectors.md os lista).',
+  'Yours: make Stripe send the card events to the webhook URL (docs/connectors/stripe.md lists them).': {
+    es: 'El tuyo: haz que Stripe envíe los eventos de tarjeta a la URL del webhook (docs/connectors/stripe.md los enumera).',
+    pt: 'O seu: faça a Stripe enviar os eventos de cartão para a URL do webhook (docs/connectors/stripe.md os lista).',
   },
   Connected: { es: 'Conectado', pt: 'Conectado' },
   'Last event received': { es: 'Último evento recibido', pt: 'Último evento recebido' },

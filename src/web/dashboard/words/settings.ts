@@ -52,9 +52,9 @@ export const settingsWords = {
     es: 'El operador de este servidor lo desactivó.',
     pt: 'Desativado neste servidor pelo operador.',
   },
-  'Card payments need a card processor connection (not available yet).': {
-    es: 'Los pagos con tarjeta necesitan una conexión con un procesador de tarjetas (aún no disponible).',
-    pt: 'Os pagamentos com cartão precisam de uma conexão com um processador de cartões (ainda não disponível).',
+  'Connect your Stripe account under Payment connections to take cards.': {
+    es: 'Conecta tu cuenta de Stripe en Conexiones de pago para aceptar tarjetas.',
+    pt: 'Conecte sua conta Stripe em Conexões de pagamento para aceitar cartões.',
   },
   'Add a PIX key below.': { es: 'Agrega una clave PIX abajo.', pt: 'Adicione uma chave PIX abaixo.' },
   'Add your bank details below.': {
