@@ -11,9 +11,10 @@ import { cookieFrom, OUR_ORIGIN, postForm, tokenFrom } from '../support/page-for
 import { advanceClock, getOrder } from '../support/payments.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
+import { billDue, ordersOf } from '../support/stripe-subscriber.ts';
 import type { BuildOptions, TestApp, TestMerchant } from '../support/test-app.ts';
 import { BANK_DETAILS, describeBackends } from '../support/test-app.ts';
-import { BRL_PIX_ID, get, USD_BANK_TRANSFER_ID, USD_CARD_ID } from './helpers.ts';
+import { get, USD_BANK_TRANSFER_ID, USD_CARD_ID } from './helpers.ts';
 
 const BRL_CARD_ID = 'JoXsCfh6Z26TELZaLW4iNv';
 
@@ -438,18 +439,18 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     assert.equal((await getOrder(ctx.app, live, s.orderId)).status, 'CLOSED');
   });
 
-  test('a live subscription checkout is not offered Card even with a live Stripe connection (renewals need a saved card, not built through Stripe yet)', async (t) => {
+  test('a live subscription checkout with a live Stripe connection: Card in Stripe’s fields keeps the card at Stripe, and the first renewal charges it off-session', async (t) => {
     const ctx = await buildWith(t);
     const live = await ctx.createMerchant('live', {
       pix: { key: 'ana@example.com', merchant_name: 'Ana Lima', city: 'Sao Paulo' },
     });
-    await connect(ctx, live, true);
+    const { account } = await connect(ctx, live, true);
     const link = await createPaymentLink(ctx.app, live, {
       title: 'Revista Mensal',
       amount: 30,
       currency: 'BRL',
       interval_type: 'MONTH',
-      interval_count: 1,
+      interval_count: 6,
     });
     const pref = await createPreference(ctx.app, live, {
       type: 'SUBSCRIPTION',
@@ -458,15 +459,84 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     });
     const page = await view(ctx, `/checkout/${pref.id}`);
     assert.equal(page.statusCode, 200, page.body);
-    assert.match(page.body, new RegExp(`value="${BRL_PIX_ID}"`));
-    assert.doesNotMatch(page.body, new RegExp(`value="${BRL_CARD_ID}"`));
+    assert.match(page.body, new RegExp(`value="${BRL_CARD_ID}"`));
+    // Plain form posts up to the card step; card fields posted anyway are dropped unread.
     const posted = await postForm(
       ctx.app,
       `/checkout/${pref.id}`,
       { cookie: cookieFrom(page) ?? '', token: tokenFrom(page.body) },
       { ...PAYER, payment_method_id: BRL_CARD_ID, ...CARD_FIELDS },
     );
+    assert.equal(posted.statusCode, 303, posted.body);
+    const orderUrl = String(posted.headers.location);
+    const step = await view(ctx, orderUrl);
+    assert.equal(step.statusCode, 200, step.body);
+    const data = stripeData(step.body);
+    assert.match(data['publishable-key'] ?? '', /^pk_live_/);
+    const intent = standIn.paymentIntents.get(data.intent ?? '');
+    assert.ok(intent, 'the card step names the intent Cobro created');
+    // The first payment keeps the card for the renewals: a customer of this subscriber, off-session use.
+    assert.equal(intent.setup_future_usage, 'off_session');
+    const customer = standIn.customers.get(String(intent.customer));
+    assert.equal(customer?.account, account.id);
+    assert.equal(customer?.email, PAYER.email);
+    assert.ok(
+      !JSON.stringify(standIn.requests).includes(CARD_FIELDS.card_number),
+      'no card number reached Stripe from Cobro',
+    );
+
+    standIn.succeed(intent.id);
+    assert.match((await browse(ctx, `${orderUrl}/card/return`)).body, /data-test="result-paid"/);
+    const orderId = /\/orders\/([A-Za-z0-9]+)$/.exec(orderUrl)?.[1] ?? '';
+    const first = await getOrder(ctx.app, live, orderId);
+    assert.equal(first.status, 'CLOSED');
+    const recId = String(first.recurrent_payment_id);
+    const rec = await ctx.cobro.database.uow.read.recurrentPayments.getById(recId);
+    assert.equal(rec?.status, 'ACTIVE');
+    assert.match(String(rec?.cardToken), new RegExp(`^stripe:${intent.customer}:pm_`));
+
+    // A month later the billing run charges the kept card without the payer.
+    await billDue(ctx, recId, live);
+    const renewal = (await ordersOf(ctx, recId, live)).find((o) => o.id !== orderId);
+    assert.equal(renewal?.status, 'CLOSED');
+    const offSession = standIn.requests.filter((r) => r.idempotencyKey?.startsWith(`cobro-pi-renew-${recId}-`));
+    assert.equal(offSession.length, 1);
+    assert.equal(offSession[0]?.params.customer, intent.customer);
+  });
+
+  test('a card subscription starting with a free trial and no sign-up fee cannot be paid through Stripe yet: refused on the form, nothing kept', async (t) => {
+    const ctx = await buildWith(t);
+    await connect(ctx, ctx.merchant);
+    const link = await createPaymentLink(ctx.app, ctx.merchant, {
+      title: 'Revista Mensal',
+      amount: 30,
+      currency: 'USD',
+      interval_type: 'MONTH',
+      interval_count: 1,
+      trial_interval_type: 'MONTH',
+      trial_interval_count: 1,
+    });
+    const pref = await createPreference(ctx.app, ctx.merchant, {
+      type: 'SUBSCRIPTION',
+      payment_link_id: link.id,
+      payment_method_types: ['CARD'],
+    });
+    const page = await view(ctx, `/checkout/${pref.id}`);
+    const asked = standIn.requests.length;
+    const posted = await postForm(
+      ctx.app,
+      `/checkout/${pref.id}`,
+      { cookie: cookieFrom(page) ?? '', token: tokenFrom(page.body) },
+      { ...PAYER, payment_method_id: USD_CARD_ID },
+    );
     assert.equal(posted.statusCode, 400, posted.body);
+    assert.equal(standIn.requests.length, asked, 'nothing asked of Stripe');
+    const kept = await sql<{
+      n: bigint;
+    }>`select count(*) as n from payment_orders where checkout_preference_id = ${pref.id}`.execute(
+      ctx.cobro.database.db,
+    );
+    assert.equal(Number(kept.rows[0]?.n ?? 0), 0);
   });
 
   test('test mode without Stripe test keys keeps the built-in test processor; with them the pay helper refuses cards and says why', async (t) => {

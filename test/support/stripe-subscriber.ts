@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
-import { newId } from '../../src/domain/shared/ids.ts';
+import { USD_CARD_ID } from '../http/helpers.ts';
 import { createPaymentLink, createPreference } from './builders.ts';
-import { getOrder, pay } from './payments.ts';
+import { cookieFrom, postForm, tokenFrom } from './page-forms.ts';
+import { getOrder } from './payments.ts';
 import type { StripeStandIn } from './stripe-stand-in.ts';
-import type { TestApp } from './test-app.ts';
+import type { TestApp, TestMerchant } from './test-app.ts';
 
 /*
  * A card subscriber of a merchant whose Stripe account is connected (test keys), against the
@@ -24,17 +25,21 @@ export type Subscribed = {
 
 export type OrderRow = { id: string; status: string; failure_code?: string | null };
 
-export async function subscriptionOf(ctx: TestApp, recId: string) {
-  const res = await ctx.app.inject({ url: `/v1/recurrent_payments/${recId}`, headers: ctx.merchant.authHeaders });
+export async function subscriptionOf(ctx: TestApp, recId: string, merchant: TestMerchant = ctx.merchant) {
+  const res = await ctx.app.inject({ url: `/v1/recurrent_payments/${recId}`, headers: merchant.authHeaders });
   assert.equal(res.statusCode, 200, res.body);
   return res.json() as { status: string; periods_paid: number; next_payment_date: string | null };
 }
 
 /** The subscription's payment orders, newest first. */
-export async function ordersOf(ctx: TestApp, recId: string): Promise<OrderRow[]> {
+export async function ordersOf(
+  ctx: TestApp,
+  recId: string,
+  merchant: TestMerchant = ctx.merchant,
+): Promise<OrderRow[]> {
   const res = await ctx.app.inject({
     url: `/v1/payment_orders?recurrent_payment_id=${recId}`,
-    headers: ctx.merchant.authHeaders,
+    headers: merchant.authHeaders,
   });
   return res.json().data as OrderRow[];
 }
@@ -52,8 +57,8 @@ export const offSessionRequests = (standIn: StripeStandIn, s: Subscribed) =>
   );
 
 /** Lets the merchant's test clock reach the subscription's next due date and runs the billing. */
-export async function billDue(ctx: TestApp, recId: string): Promise<void> {
-  const due = (await subscriptionOf(ctx, recId)).next_payment_date;
+export async function billDue(ctx: TestApp, recId: string, merchant: TestMerchant = ctx.merchant): Promise<void> {
+  const due = (await subscriptionOf(ctx, recId, merchant)).next_payment_date;
   assert.ok(due, 'the subscription has a next payment date');
   const ahead = Date.parse(due) - ctx.clock.now().getTime();
   if (ahead > 0) {
@@ -64,13 +69,12 @@ export async function billDue(ctx: TestApp, recId: string): Promise<void> {
 
 /**
  * Ana subscribes to "Club del Té", 12 USD a month for six months, paying by card through the
- * merchant's connected Stripe account (its card fields are Stripe's); the first payment's intent
- * is made, not yet paid.
+ * merchant's connected Stripe account: plain form posts on the hosted checkout up to its card
+ * step, whose first payment's intent is made (keeping the card at Stripe), not yet paid.
  */
 export async function subscribeByCard(ctx: TestApp, standIn: StripeStandIn): Promise<Subscribed> {
-  const { connecting, intents } = ctx.cobro.services.connectors;
   const account = standIn.addAccount();
-  const view = await connecting.connect(
+  const view = await ctx.cobro.services.connectors.connecting.connect(
     ctx.merchant.id,
     'stripe',
     { secretKey: account.secretKey, publishableKey: account.publishableKey },
@@ -90,42 +94,28 @@ export async function subscribeByCard(ctx: TestApp, standIn: StripeStandIn): Pro
     payment_link_id: link.id,
     payment_method_types: ['CARD'],
   });
-  // A first try declined by the built-in processor makes the subscription (INCOMPLETE).
-  const declined = await pay(ctx.app, ctx.merchant, pref.id, {
-    outcome: 'REJECTED',
-    payer: { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza' },
-  });
-  assert.equal(declined.statusCode, 201, declined.body);
-  const recId = String(declined.json().recurrent_payment_id);
-  const rejected = await ctx.cobro.database.uow.read.orders.getById(declined.json().id);
-  assert.ok(rejected);
-  // The checkout's Stripe card step opens the next try without card data, as it will for a
-  // connected merchant; here the order is opened as that step opens it.
-  const now = ctx.clock.now().getTime();
-  const first: PaymentOrder = {
-    ...rejected,
-    id: newId(),
-    status: 'OPENED',
-    instructions: null,
-    providerRef: null,
-    failureCode: null,
-    failureMessage: null,
-    sequence: 1,
-    expiresAt: now + 15 * 60_000,
-    createdAt: now,
-    updatedAt: now,
-    closedAt: null,
-  };
-  await ctx.cobro.database.uow.transaction(async (repos) => {
-    await repos.orders.insert(first);
-    await repos.preferences.setLatestOrder(pref.id, first.id, now);
-  });
-  const intent = await intents.intentFor(first);
-  const customerId = String(standIn.paymentIntents.get(intent.id)?.customer);
+  const page = await ctx.app.inject({ method: 'GET', url: `/checkout/${pref.id}` });
+  assert.equal(page.statusCode, 200, page.body);
+  const posted = await postForm(
+    ctx.app,
+    `/checkout/${pref.id}`,
+    { cookie: cookieFrom(page) ?? '', token: tokenFrom(page.body) },
+    { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza', payment_method_id: USD_CARD_ID },
+  );
+  assert.equal(posted.statusCode, 303, posted.body);
+  const orderUrl = String(posted.headers.location);
+  // The card step makes the first payment's intent and names it to Stripe.js.
+  const step = await ctx.app.inject({ method: 'GET', url: orderUrl });
+  assert.equal(step.statusCode, 200, step.body);
+  const intentId = /data-stripe-intent="([^"]+)"/.exec(step.body)?.[1] ?? '';
+  assert.ok(standIn.paymentIntents.has(intentId), 'the card step names the intent Cobro made');
+  const first = await ctx.cobro.database.uow.read.orders.getById(/\/orders\/([A-Za-z0-9]+)$/.exec(orderUrl)?.[1] ?? '');
+  assert.ok(first?.recurrentPaymentId, 'the first payment belongs to the subscription');
+  const customerId = String(standIn.paymentIntents.get(intentId)?.customer);
   const path = new URL(view.webhookUrl).pathname;
   const post = (event: { payload: string; headers: Record<string, string> }) =>
     ctx.app.inject({ method: 'POST', url: path, headers: event.headers, payload: event.payload });
-  return { recId, accountId: account.id, customerId, first, intentId: intent.id, endpoint, post };
+  return { recId: first.recurrentPaymentId, accountId: account.id, customerId, first, intentId, endpoint, post };
 }
 
 /** The payer pays the first period in Stripe's fields; Stripe sends the signed event. */

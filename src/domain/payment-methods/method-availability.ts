@@ -128,22 +128,6 @@ function cryptoUnavailable(method: PaymentMethod, facts: SettlementFacts): Unava
       );
 }
 
-const CARD_SUBSCRIPTION_MISSING = reason(
-  'card_connector_missing',
-  'Card subscriptions need a card processor that keeps the card for renewals; the connected one does not do it yet',
-);
-
-/**
- * Why a live subscription cannot be paid by `method`, beyond the merchant's offer: its renewals
- * charge a card kept by the processor that took the first payment, which a Stripe connection
- * does not do yet, and live mode has no other card processor. Null for anything else.
- */
-export function recurrentUnavailable(method: PaymentMethod, pref: { type: string; mode: Mode }): Unavailable | null {
-  return method.type === 'CARD' && pref.type === 'SUBSCRIPTION' && pref.mode === 'live'
-    ? CARD_SUBSCRIPTION_MISSING
-    : null;
-}
-
 /** How messages name a method: "PIX in BRL", "USDT on Ethereum". */
 export function methodLabel(method: PaymentMethod): string {
   return method.type === 'CRYPTO_ONCHAIN' && method.network

@@ -4,7 +4,6 @@ import type { Caller } from '../merchants/merchant.ts';
 import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { eligibleMethods } from '../payment-methods/eligibility.ts';
 import type { MethodAvailabilityService } from '../payment-methods/method-availability.ts';
-import { recurrentUnavailable } from '../payment-methods/method-availability.ts';
 import type { PaymentMethodService } from '../payment-methods/payment-method.service.ts';
 import type { PaymentMethod } from '../payment-methods/payment-method.ts';
 import { isWellFormedId } from '../shared/ids.ts';
@@ -53,7 +52,7 @@ export class PaymentOrderQueryService {
     };
     const methods = (
       pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all
-    ).filter((m) => offer.whyNot(m) === null && recurrentUnavailable(m, pref) === null);
+    ).filter((m) => offer.whyNot(m) === null);
     return eligibleMethods(methods, query, this.currencies);
   }
 }

@@ -4,7 +4,7 @@ import type { CheckoutPreference } from '../checkout-preferences/checkout-prefer
 import { effectiveStatus } from '../checkout-preferences/checkout-preference.ts';
 import type { StoredSettings } from '../merchants/merchant-settings.ts';
 import { amountInMethodCurrency, ineligibilityReason } from '../payment-methods/eligibility.ts';
-import { methodLabel, reasonClause, recurrentUnavailable } from '../payment-methods/method-availability.ts';
+import { methodLabel, reasonClause } from '../payment-methods/method-availability.ts';
 import type { CardChargeResult, CardInput } from '../payment-methods/payment-provider.ts';
 import type { Repositories } from '../repositories/repositories.ts';
 import { AppError } from '../shared/errors.ts';
@@ -87,7 +87,7 @@ export class PaymentStartService {
         this.opening.currencies,
       );
       // A method the checkout does not offer cannot be had by posting its id either.
-      const unavailable = reason ? null : (offer.whyNot(method) ?? recurrentUnavailable(method, pref));
+      const unavailable = reason ? null : offer.whyNot(method);
       if (reason) {
         messages.push(`payment_method_id: the payment method ${reason}`);
       } else if (unavailable) {
@@ -118,13 +118,10 @@ export class PaymentStartService {
     }
 
     // A merchant's own card processor takes the card in its own fields: the order opens without
-    // card data, and whatever card data was posted is dropped here, unread. (A subscription's
-    // first payment stays with the built-in processor: renewals need its saved card.)
+    // card data, and whatever card data was posted is dropped here, unread. A subscription's
+    // first payment there also keeps the card at the processor for the renewals.
     const viaConnector =
-      usable &&
-      method?.type === 'CARD' &&
-      pref.type !== 'SUBSCRIPTION' &&
-      (await this.opening.cardConnected(pref.merchantId, pref.mode));
+      usable && method?.type === 'CARD' && (await this.opening.cardConnected(pref.merchantId, pref.mode));
 
     // 3. The card, checked before anything is written (nothing of it is kept); not asked for a method refused above.
     if (usable && method?.type === 'CARD' && !viaConnector) {
@@ -219,6 +216,13 @@ export class PaymentStartService {
       const charged =
         amountInMethodCurrency(method, { amountMinor, currency: pref.currency }, this.opening.currencies) ??
         amountMinor;
+      if (viaConnector && charged === 0n) {
+        // A processor's payment cannot be of nothing, and keeping a card without a payment (a
+        // Stripe SetupIntent) is not built: refused before anything is kept (the transaction undoes the subscription).
+        throw new AppError('WRONG_INPUT', [
+          'payment_method_id: a card subscription that starts with a free trial and no sign-up fee cannot be paid through the merchant’s card processor yet; choose another payment method',
+        ]);
+      }
       chargedBox.value = charged;
       const order = await this.opening.core.open(repos, {
         id: orderId,

@@ -61,11 +61,7 @@ export class TestHelperService {
     }
     const outcome = input.outcome ?? 'APPROVED';
     const method = methods.find((m) => m.id === (pref.selectedPaymentMethodId ?? methodId));
-    if (
-      method?.type === 'CARD' &&
-      pref.type !== 'SUBSCRIPTION' &&
-      (await this.cardConnected(caller.merchantId, caller.mode))
-    ) {
+    if (method?.type === 'CARD' && (await this.cardConnected(caller.merchantId, caller.mode))) {
       // Cobro never holds the card data such a payment takes: the payer types it in Stripe's fields.
       throw new AppError('CONFLICT', [
         "card payments of this merchant's test mode go through its Stripe test account: pay on the hosted checkout with one of Stripe's test cards (docs/connectors/stripe.md, Test mode), or remove the test connection to use the built-in test processor",

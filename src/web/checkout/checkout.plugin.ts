@@ -392,9 +392,8 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
       });
 
       /** Whether the checkout's cards go through the merchant's own processor (Stripe) rather than the built-in one. */
-      const cardsByProcessor = async (pref: CheckoutPreference): Promise<boolean> =>
-        // A subscription's first payment stays with the built-in processor (its renewals need its saved card).
-        pref.type !== 'SUBSCRIPTION' && (await deps.connectors.cards.servesCards(pref.merchantId, pref.mode));
+      const cardsByProcessor = (pref: CheckoutPreference): Promise<boolean> =>
+        deps.connectors.cards.servesCards(pref.merchantId, pref.mode);
 
       /** The payer's submission as the payment service takes it: only what the preference lacks. */
       const startPayment = async (
