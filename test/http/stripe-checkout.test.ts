@@ -9,6 +9,7 @@ import { logSink } from '../support/log-sink.ts';
 import type { Session } from '../support/page-forms.ts';
 import { cookieFrom, OUR_ORIGIN, postForm, tokenFrom } from '../support/page-forms.ts';
 import { advanceClock, getOrder } from '../support/payments.ts';
+import { connectStripe } from '../support/stripe-orders.ts';
 import type { StripeStandIn } from '../support/stripe-stand-in.ts';
 import { useStripeStandIn } from '../support/stripe-stand-in.ts';
 import { billDue, ordersOf } from '../support/stripe-subscriber.ts';
@@ -48,18 +49,7 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     build(t, { ...options, env: { STRIPE_API_URL: standIn.url, ...options.env } });
 
   /** The merchant's Stripe account connected (test keys unless `live`), as `cobro connect stripe` does. */
-  async function connect(ctx: TestApp, merchant: TestMerchant, live = false) {
-    const account = standIn.addAccount({ live });
-    const view = await ctx.cobro.services.connectors.connecting.connect(
-      merchant.id,
-      'stripe',
-      { secretKey: account.secretKey, publishableKey: account.publishableKey },
-      CLI_ACTOR,
-    );
-    const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
-    assert.ok(endpoint);
-    return { account, view, endpoint };
-  }
+  const connect = (ctx: TestApp, merchant: TestMerchant, live = false) => connectStripe(ctx, standIn, merchant, live);
 
   /** A checkout of 25 USD (card or bank transfer), opened in a browser: its page and the form's session. */
   async function openCheckout(ctx: TestApp, merchant: TestMerchant, body: Record<string, unknown> = {}) {

@@ -5,13 +5,21 @@ import { newId } from '../../src/domain/shared/ids.ts';
 import { createPreference } from './builders.ts';
 import { getOrder } from './payments.ts';
 import type { StripeStandIn } from './stripe-stand-in.ts';
-import type { TestApp } from './test-app.ts';
+import type { TestApp, TestMerchant } from './test-app.ts';
 
-/** The test merchant connects a (stand-in) Stripe account in test mode; Cobro creates its webhook endpoint there. */
-export async function connectStripe(ctx: TestApp, standIn: StripeStandIn) {
-  const account = standIn.addAccount();
+/**
+ * A merchant (the test merchant unless given) connects a (stand-in) Stripe account, test keys
+ * unless `live`, as `cobro connect stripe` does; Cobro creates its webhook endpoint there.
+ */
+export async function connectStripe(
+  ctx: TestApp,
+  standIn: StripeStandIn,
+  merchant: TestMerchant = ctx.merchant,
+  live = false,
+) {
+  const account = standIn.addAccount({ live });
   const view = await ctx.cobro.services.connectors.connecting.connect(
-    ctx.merchant.id,
+    merchant.id,
     'stripe',
     { secretKey: account.secretKey, publishableKey: account.publishableKey },
     CLI_ACTOR,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { CLI_ACTOR } from '../../src/domain/dashboard/audit.ts';
 import type { PaymentOrder } from '../../src/domain/payment-orders/payment-order.ts';
 import { USD_CARD_ID } from '../http/helpers.ts';
 import { createPaymentLink, createPreference } from './builders.ts';
 import { cookieFrom, postForm, tokenFrom } from './page-forms.ts';
 import { getOrder } from './payments.ts';
+import { connectStripe } from './stripe-orders.ts';
 import type { StripeStandIn } from './stripe-stand-in.ts';
 import type { TestApp, TestMerchant } from './test-app.ts';
 
@@ -73,15 +73,7 @@ export async function billDue(ctx: TestApp, recId: string, merchant: TestMerchan
  * step, whose first payment's intent is made (keeping the card at Stripe), not yet paid.
  */
 export async function subscribeByCard(ctx: TestApp, standIn: StripeStandIn): Promise<Subscribed> {
-  const account = standIn.addAccount();
-  const view = await ctx.cobro.services.connectors.connecting.connect(
-    ctx.merchant.id,
-    'stripe',
-    { secretKey: account.secretKey, publishableKey: account.publishableKey },
-    CLI_ACTOR,
-  );
-  const endpoint = standIn.webhookEndpoints.get(view.webhookEndpointId ?? '');
-  assert.ok(endpoint);
+  const { account, view, endpoint } = await connectStripe(ctx, standIn);
   const link = await createPaymentLink(ctx.app, ctx.merchant, {
     title: 'Club del Té',
     amount: 12,

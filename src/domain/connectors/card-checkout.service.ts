@@ -234,24 +234,7 @@ export class CardCheckoutService {
       return fresh.status === 'OPENED' ? 'open' : { kind: 'ended', order: fresh };
     }
     if (intent.outcome === 'FAILED' && order.status === 'OPENED') {
-      const now = this.core.now(order);
-      const rejected = await this.uow
-        .transaction((repos) =>
-          this.core.moveOrThrow(
-            repos,
-            order,
-            'REJECTED',
-            { failureCode: 'canceled', failureMessage: 'the payment was canceled at the card processor' },
-            now,
-            'rejected',
-          ),
-        )
-        .catch(async (error: unknown) => {
-          if (error instanceof AppError && error.code === 'CONFLICT') {
-            return (await this.uow.read.orders.getById(order.id)) ?? order;
-          }
-          throw error;
-        });
+      const rejected = await this.reject(order, 'canceled', 'the payment was canceled at the card processor');
       return { kind: 'ended', order: rejected };
     }
     return 'open';
@@ -285,22 +268,12 @@ export class CardCheckoutService {
     );
   }
 
-  /** Too many failed tries: the intent is canceled (so no page can pay it) and the order rejected. */
-  private async lock(order: PaymentOrder, access: Access): Promise<PaymentOrder> {
-    if (order.status !== 'OPENED') {
-      return order;
-    }
+  /** The open order REJECTED with its event; one moved meanwhile (by an event, another worker) comes back as it is now. */
+  private reject(order: PaymentOrder, failureCode: string, failureMessage: string): Promise<PaymentOrder> {
     const now = this.core.now(order);
-    const rejected = await this.uow
+    return this.uow
       .transaction((repos) =>
-        this.core.moveOrThrow(
-          repos,
-          order,
-          'REJECTED',
-          { failureCode: 'card_declined', failureMessage: 'too many declined card attempts on this checkout' },
-          now,
-          'rejected',
-        ),
+        this.core.moveOrThrow(repos, order, 'REJECTED', { failureCode, failureMessage }, now, 'rejected'),
       )
       .catch(async (error: unknown) => {
         if (error instanceof AppError && error.code === 'CONFLICT') {
@@ -308,6 +281,14 @@ export class CardCheckoutService {
         }
         throw error;
       });
+  }
+
+  /** Too many failed tries: the intent is canceled (so no page can pay it) and the order rejected. */
+  private async lock(order: PaymentOrder, access: Access): Promise<PaymentOrder> {
+    if (order.status !== 'OPENED') {
+      return order;
+    }
+    const rejected = await this.reject(order, 'card_declined', 'too many declined card attempts on this checkout');
     if (rejected.status === 'REJECTED' && (await this.endIntent(rejected, access).catch(() => false))) {
       this.finished.add(rejected.id);
     }
