@@ -71,8 +71,12 @@ export function connectionsPage(model: ConnectionsPageModel): SafeHtml {
 <p>${tr('Your own processor accounts: payers pay through them, and the money goes from the processor to you. Cobro keeps the keys sealed and never shows them again.')}</p>
 <p class="notice" role="note" data-test="mode-note">${
     model.mode === 'test'
-      ? tr('This page connects test mode: use test keys here. Live keys go on the live dashboard’s page.')
-      : tr('This page connects live mode: use live keys here. Test keys go on the test dashboard’s page.')
+      ? tr(
+          'This page connects test mode: use test keys here, and your PSP’s sandbox. Live keys and your PSP’s production access go on the live dashboard’s page.',
+        )
+      : tr(
+          'This page connects live mode: use live keys here, and your PSP’s production access. Test keys and your PSP’s sandbox go on the test dashboard’s page.',
+        )
   }</p>
 ${model.notice ? html`<p class="notice" role="status" data-test="notice">${model.notice}</p>` : null}
 ${model.warning ? html`<div class="error-summary" role="alert" data-test="warning"><p>${model.warning}</p></div>` : null}

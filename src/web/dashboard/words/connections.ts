@@ -8,14 +8,16 @@ export const connectionsWords = {
       es: 'Tus propias cuentas de procesador: los pagadores pagan a través de ellas y el dinero va del procesador a ti. Cobro guarda las claves cifradas y nunca vuelve a mostrarlas.',
       pt: 'Suas próprias contas de processador: os pagadores pagam por meio delas e o dinheiro vai do processador para você. O Cobro guarda as chaves cifradas e nunca volta a mostrá-las.',
     },
-  'This page connects test mode: use test keys here. Live keys go on the live dashboard’s page.': {
-    es: 'Esta página conecta el modo de prueba: usa aquí claves de prueba. Las claves reales van en la página del panel real.',
-    pt: 'Esta página conecta o modo de teste: use aqui chaves de teste. As chaves reais vão na página do painel real.',
-  },
-  'This page connects live mode: use live keys here. Test keys go on the test dashboard’s page.': {
-    es: 'Esta página conecta el modo real: usa aquí claves reales. Las claves de prueba van en la página del panel de prueba.',
-    pt: 'Esta página conecta o modo real: use aqui chaves reais. As chaves de teste vão na página do painel de teste.',
-  },
+  'This page connects test mode: use test keys here, and your PSP’s sandbox. Live keys and your PSP’s production access go on the live dashboard’s page.':
+    {
+      es: 'Esta página conecta el modo de prueba: usa aquí claves de prueba y el entorno de pruebas de tu PSP. Las claves reales y el acceso de producción de tu PSP van en la página del panel real.',
+      pt: 'Esta página conecta o modo de teste: use aqui chaves de teste e o ambiente de homologação do seu PSP. As chaves reais e o acesso de produção do seu PSP vão na página do painel real.',
+    },
+  'This page connects live mode: use live keys here, and your PSP’s production access. Test keys and your PSP’s sandbox go on the test dashboard’s page.':
+    {
+      es: 'Esta página conecta el modo real: usa aquí claves reales y el acceso de producción de tu PSP. Las claves de prueba y el entorno de pruebas de tu PSP van en la página del panel de prueba.',
+      pt: 'Esta página conecta o modo real: use aqui chaves reais e o acesso de produção do seu PSP. As chaves de teste e o ambiente de homologação do seu PSP vão na página do painel de teste.',
+    },
   'Card payments through your Stripe account, with the card fields hosted by Stripe.': {
     es: 'Pagos con tarjeta a través de tu cuenta de Stripe, con los campos de la tarjeta alojados por Stripe.',
     pt: 'Pagamentos com cartão pela sua conta Stripe, com os campos do cartão hospedados pela Stripe.',
