@@ -494,7 +494,7 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     assert.equal(offSession[0]?.params.customer, intent.customer);
   });
 
-  test('a card subscription starting with a free trial and no sign-up fee cannot be paid through Stripe yet: refused on the form, nothing kept', async (t) => {
+  test('a card subscription starting with a free trial and no sign-up fee cannot be paid through Stripe yet: Card is not offered, a posted card is refused, nothing kept', async (t) => {
     const ctx = await buildWith(t);
     await connect(ctx, ctx.merchant);
     const link = await createPaymentLink(ctx.app, ctx.merchant, {
@@ -509,9 +509,12 @@ describeBackends('card payments through the merchant’s Stripe on the hosted ch
     const pref = await createPreference(ctx.app, ctx.merchant, {
       type: 'SUBSCRIPTION',
       payment_link_id: link.id,
-      payment_method_types: ['CARD'],
+      payment_method_types: ['CARD', 'BANK_TRANSFER'],
     });
     const page = await view(ctx, `/checkout/${pref.id}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, new RegExp(`value="${USD_BANK_TRANSFER_ID}"`));
+    assert.doesNotMatch(page.body, new RegExp(`value="${USD_CARD_ID}"`));
     const asked = standIn.requests.length;
     const posted = await postForm(
       ctx.app,

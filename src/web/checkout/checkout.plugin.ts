@@ -240,7 +240,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           step?: 'details' | 'card';
         },
       ): Promise<FastifyReply> => {
-        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
+        const methods = await offered(req, pref);
         if (methods.length === 0) {
           return sendState(req, reply, 200, 'noMethods', pref);
         }
@@ -309,7 +309,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
             general: [],
           });
         }
-        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
+        const methods = await offered(req, pref);
         const chosen = methods.find(
           (method) => method.id === (pref.selectedPaymentMethodId ?? values.payment_method_id),
         );
@@ -390,6 +390,22 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         const target = order.status === 'OPENED' ? null : payerRedirectUrl(pref, order);
         return seeOther(reply, target ?? orderPath(pref.id, order.id));
       });
+
+      /**
+       * The methods this checkout offers. A processor's payment cannot be of nothing, so a card
+       * subscription that starts with a free trial and no sign-up fee is not offered Card when the
+       * merchant's processor takes the cards (keeping a card without a payment is not built; the
+       * payment service refuses it too).
+       */
+      const offered = async (req: FastifyRequest, pref: CheckoutPreference): Promise<PaymentMethod[]> => {
+        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
+        if (pref.type !== 'SUBSCRIPTION' || !pref.paymentLinkId || !methods.some((m) => m.type === 'CARD')) {
+          return methods;
+        }
+        const link = await deps.paymentLinks.getForPublicLink(pref.paymentLinkId);
+        const nothingDueNow = link !== undefined && link.trialIntervalCount > 0 && link.signupFeeMinor === 0n;
+        return nothingDueNow && (await cardsByProcessor(pref)) ? methods.filter((m) => m.type !== 'CARD') : methods;
+      };
 
       /** Whether the checkout's cards go through the merchant's own processor (Stripe) rather than the built-in one. */
       const cardsByProcessor = (pref: CheckoutPreference): Promise<boolean> =>
