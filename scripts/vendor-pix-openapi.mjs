@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { componentCount, trimmed } from './openapi-trim.mjs';
 
 const PATHS = ['/cob/{txid}', '/pix/{e2eid}/devolucao/{id}', '/webhook/{chave}'];
 
@@ -56,68 +57,13 @@ if (!/Apache License\s+Version 2\.0, January 2004/.test(licenseText)) {
   throw new Error(`${values['license-text']} is not the Apache License 2.0 text`);
 }
 
-/** A copy without documentation: descriptions, titles, examples. */
-function stripped(value) {
-  if (Array.isArray(value)) {
-    return value.map(stripped);
-  }
-  if (value === null || typeof value !== 'object') {
-    return value;
-  }
-  const out = {};
-  for (const [key, member] of Object.entries(value)) {
-    // Dropped only where they are documentation: a schema property so named is an object, kept.
-    if (
-      ((key === 'description' || key === 'title' || key === 'summary') && typeof member === 'string') ||
-      key === 'examples' ||
-      key === 'example'
-    ) {
-      continue;
-    }
-    out[key] = stripped(member);
-  }
-  return out;
-}
+// Dropped only where they are documentation: a schema property so named is an object, kept.
+const isDoc = (key, member) =>
+  ((key === 'description' || key === 'title' || key === 'summary') && typeof member === 'string') ||
+  key === 'examples' ||
+  key === 'example';
+const { paths, components } = trimmed(spec, PATHS, isDoc);
 
-const paths = {};
-for (const path of PATHS) {
-  if (!spec.paths[path]) {
-    throw new Error(`the description has no path ${path}`);
-  }
-  paths[path] = stripped(spec.paths[path]);
-}
-
-// Every component reachable from the kept paths, whatever its kind.
-const components = {};
-const queue = [paths];
-while (queue.length > 0) {
-  const value = queue.pop();
-  if (value === null || typeof value !== 'object') {
-    continue;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    if (key === '$ref' && typeof member === 'string') {
-      const match = /^#\/components\/([A-Za-z]+)\/(.+)$/.exec(member);
-      if (!match) {
-        throw new Error(`unexpected reference ${member}`);
-      }
-      const [, kind, name] = match;
-      components[kind] ??= {};
-      if (!(name in components[kind])) {
-        const found = spec.components?.[kind]?.[name];
-        if (!found) {
-          throw new Error(`unresolved reference ${member}`);
-        }
-        components[kind][name] = stripped(found);
-        queue.push(components[kind][name]);
-      }
-    } else {
-      queue.push(member);
-    }
-  }
-}
-
-const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 const vendored = {
   openapi: spec.openapi,
   info: {
@@ -134,8 +80,8 @@ const vendored = {
       paths: PATHS,
     },
   },
-  paths: sorted(paths),
-  components: Object.fromEntries(Object.entries(sorted(components)).map(([k, v]) => [k, sorted(v)])),
+  paths,
+  components,
 };
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'openapi.trimmed.json'), `${JSON.stringify(vendored, null, 1)}\n`);
@@ -165,7 +111,6 @@ sends, every answer it gives and every notification it posts against it. Written
 \`scripts/vendor-pix-openapi.mjs\` (its first lines say how to run it); do not edit by hand.
 `,
 );
-const count = Object.values(components).reduce((n, kind) => n + Object.keys(kind).length, 0);
 process.stdout.write(
-  `vendor/pix-api-openapi/openapi.trimmed.json: ${PATHS.length} paths, ${count} components, API Pix ${spec.info.version}, commit ${values.commit}\n`,
+  `vendor/pix-api-openapi/openapi.trimmed.json: ${PATHS.length} paths, ${componentCount(components)} components, API Pix ${spec.info.version}, commit ${values.commit}\n`,
 );

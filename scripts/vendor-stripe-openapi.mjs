@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { componentCount, trimmed } from './openapi-trim.mjs';
 
 const PATHS = [
   '/v1/account',
@@ -53,59 +54,10 @@ if (!/MIT License/.test(license)) {
   throw new Error(`${values.license} is not the MIT licence this script expects`);
 }
 
-/** A copy without descriptions and x-stripe* annotations. */
-function stripped(value) {
-  if (Array.isArray(value)) {
-    return value.map(stripped);
-  }
-  if (value === null || typeof value !== 'object') {
-    return value;
-  }
-  const out = {};
-  for (const [key, member] of Object.entries(value)) {
-    // `description` is dropped only where it is documentation: a schema member named so is kept.
-    if ((key === 'description' && typeof member === 'string') || key.startsWith('x-stripe')) {
-      continue;
-    }
-    out[key] = stripped(member);
-  }
-  return out;
-}
+// `description` is dropped only where it is documentation: a schema member named so is kept.
+const isDoc = (key, member) => (key === 'description' && typeof member === 'string') || key.startsWith('x-stripe');
+const { paths, components } = trimmed(spec, PATHS, isDoc);
 
-const paths = {};
-for (const path of PATHS) {
-  if (!spec.paths[path]) {
-    throw new Error(`the description has no path ${path}`);
-  }
-  paths[path] = stripped(spec.paths[path]);
-}
-
-// Every component schema reachable from the kept paths.
-const schemas = {};
-const queue = [paths];
-while (queue.length > 0) {
-  const value = queue.pop();
-  if (value === null || typeof value !== 'object') {
-    continue;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    if (key === '$ref' && typeof member === 'string') {
-      const name = member.replace('#/components/schemas/', '');
-      if (!(name in schemas)) {
-        const schema = spec.components.schemas[name];
-        if (!schema) {
-          throw new Error(`unresolved reference ${member}`);
-        }
-        schemas[name] = stripped(schema);
-        queue.push(schemas[name]);
-      }
-    } else {
-      queue.push(member);
-    }
-  }
-}
-
-const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 const vendored = {
   openapi: spec.openapi,
   info: {
@@ -121,8 +73,8 @@ const vendored = {
       paths: PATHS,
     },
   },
-  paths: sorted(paths),
-  components: { schemas: sorted(schemas) },
+  paths,
+  components,
 };
 writeFileSync(join(OUT, 'spec3.trimmed.json'), `${JSON.stringify(vendored, null, 1)}\n`);
 writeFileSync(join(OUT, 'LICENSE'), license);
@@ -144,5 +96,5 @@ how to run it); do not edit by hand. Cobro's Stripe client asks for the same API
 `,
 );
 process.stdout.write(
-  `vendor/stripe-openapi/spec3.trimmed.json: ${PATHS.length} paths, ${Object.keys(schemas).length} schemas, API ${spec.info.version}, commit ${values.commit}\n`,
+  `vendor/stripe-openapi/spec3.trimmed.json: ${PATHS.length} paths, ${componentCount(components)} schemas, API ${spec.info.version}, commit ${values.commit}\n`,
 );
