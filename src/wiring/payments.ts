@@ -104,7 +104,9 @@ export function buildPayments(p: PaymentParts) {
     new RenewalMailer(clocks, currencies, { publicUrl: config.publicUrl, signer: p.signer }),
   );
   const orderCore = new PaymentOrderCore(clocks, providers, orderEffects);
-  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods, availability);
+  const orders = new PaymentOrderQueryService(uow, currencies, paymentMethods, availability, (merchantId, mode) =>
+    p.connectors.hasCardConnection(merchantId, mode),
+  );
   // PIX charges record money received through the moves (confirm), and the moves refund through them.
   const pixCharges = new PixChargeService(uow, p.clock, p.connectors, orderCore, (order, received) =>
     orderMoves.confirm(order, received),

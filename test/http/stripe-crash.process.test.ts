@@ -18,6 +18,8 @@ import { USD_CARD_ID } from './helpers.ts';
 //   service asks again under the key fixed by the order, gets the same intent, and there is one;
 // - while Stripe's signed payment_intent.succeeded is being processed: Stripe, having no 2xx,
 //   sends it again, and the order is CLOSED once, with one PAYMENT_ORDER.CLOSED event.
+// Then the refund and the dispute as the production server takes them: the refund asked twice
+// through the API with the live key makes one refund at Stripe; the dispute sent twice is one event.
 // On SQLite, and on PostgreSQL when TEST_DATABASE_URL names a server.
 
 const standIns = useStripeStandIn();
@@ -113,7 +115,7 @@ const backends: { name: string; database: (t: TestContext, dir: string) => Promi
 ];
 
 for (const backend of backends) {
-  test(`${backend.name}: a live card payment through Stripe survives kill -9 after the intent is made and during its event: one intent, one CLOSED, one event`, async (t) => {
+  test(`${backend.name}: a live card payment through Stripe survives kill -9 after the intent is made and during its event: one intent, one CLOSED, one event; then refunded and disputed once`, async (t) => {
     const standIn = standIns();
     const dir = mkdtempSync(join(tmpdir(), 'cobro-stripe-crash-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -190,6 +192,37 @@ for (const backend of backends) {
     assert.equal(paid?.status, 'CLOSED');
     assert.equal(await closedEvents(last, auth, paid?.id ?? ''), 1, 'one PAYMENT_ORDER.CLOSED');
     assert.equal(intents().length, 1);
+
+    // 3. After the payment, as the merchant's own code would: a refund through the API with the
+    //    live key (asked twice, refunded once at Stripe), and a dispute Stripe sends twice.
+    for (let i = 0; i < 2; i++) {
+      const refunded = await fetch(`${last}/v1/payment_orders/${paid?.id}/refunds`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `refund-${i}` },
+        body: '{}',
+      });
+      assert.ok([200, 409].includes(refunded.status), await refunded.text());
+    }
+    const [refundedOrder] = await ordersOf(last, auth, pref.id);
+    assert.equal(refundedOrder?.status, 'REFUNDED');
+    assert.equal([...standIn.refunds.values()].filter((r) => r.payment_intent === intentId).length, 1);
+    const dispute = standIn.event(
+      { ...endpoint, livemode: true },
+      'charge.dispute.created',
+      standIn.dispute(intentId ?? ''),
+    );
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${last}${webhookPath}`, {
+        method: 'POST',
+        headers: dispute.headers,
+        body: dispute.payload,
+      });
+      assert.equal(res.status, 200, await res.text());
+    }
+    const disputed = await fetch(`${last}/v1/events?entity_id=${paid?.id}&event_type=PAYMENT_ORDER.DISPUTED`, {
+      headers: auth,
+    });
+    assert.equal(((await disputed.json()) as { data: unknown[] }).data.length, 1, 'one PAYMENT_ORDER.DISPUTED');
     assert.deepEqual(standIn.violations, []);
   });
 }

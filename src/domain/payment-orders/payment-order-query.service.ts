@@ -19,6 +19,8 @@ export class PaymentOrderQueryService {
     private readonly currencies: CurrencyTable,
     private readonly methods: PaymentMethodService,
     private readonly availability: MethodAvailabilityService,
+    /** Whether the merchant's own card processor (Stripe) takes its cards in `mode`. */
+    private readonly cardConnected: (merchantId: string, mode: Caller['mode']) => Promise<boolean> = async () => false,
   ) {}
 
   async get(caller: Caller, id: string): Promise<PaymentOrder> {
@@ -39,6 +41,11 @@ export class PaymentOrderQueryService {
    * The methods a payer may choose for this preference, in catalogue order: those that can take
    * its amount and that its merchant can offer in its mode (live: only what can settle).
    * `settings`: the merchant's stored settings when the caller has just read them.
+   *
+   * A processor's payment cannot be of nothing, so a card subscription that starts with a free
+   * trial and no sign-up fee is not offered Card when the merchant's processor takes the cards
+   * (keeping a card without a payment, a Stripe SetupIntent, is not built; PaymentStartService
+   * refuses it too).
    */
   async eligibleFor(pref: CheckoutPreference, settings?: StoredSettings): Promise<PaymentMethod[]> {
     const [all, offer] = await Promise.all([
@@ -53,6 +60,22 @@ export class PaymentOrderQueryService {
     const methods = (
       pref.selectedPaymentMethodId ? all.filter((m) => m.id === pref.selectedPaymentMethodId) : all
     ).filter((m) => offer.whyNot(m) === null);
-    return eligibleMethods(methods, query, this.currencies);
+    const eligible = eligibleMethods(methods, query, this.currencies);
+    return (await this.nothingToChargeByProcessor(pref, eligible))
+      ? eligible.filter((m) => m.type !== 'CARD')
+      : eligible;
+  }
+
+  private async nothingToChargeByProcessor(pref: CheckoutPreference, methods: PaymentMethod[]): Promise<boolean> {
+    if (pref.type !== 'SUBSCRIPTION' || !pref.paymentLinkId || !methods.some((m) => m.type === 'CARD')) {
+      return false;
+    }
+    const link = await this.uow.read.paymentLinks.getById(pref.paymentLinkId);
+    return (
+      link !== undefined &&
+      link.trialIntervalCount > 0 &&
+      link.signupFeeMinor === 0n &&
+      (await this.cardConnected(pref.merchantId, pref.mode))
+    );
   }
 }

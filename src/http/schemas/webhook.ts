@@ -17,16 +17,21 @@ const eventId = Type.String({ description: 'Unique per event, the same on every 
 const sequence = Type.Integer({ description: 'Increases with every change of the same object: drop lower ones' });
 const createdAt = Type.String({ description: 'When the change happened, RFC 3339 UTC (yyyy-MM-ddTHH:mm:ssZ)' });
 
+/** What names the order in both kinds of payment order event: a status change and a dispute. */
+const orderMembers = {
+  entity_type: StringEnum(['PAYMENT_ORDER'] as const),
+  entity_id: Type.String({ description: "The payment order's id" }),
+  payment_order_id: Type.String({ description: 'Same as entity_id' }),
+  checkout_preference_id: Nullable(Type.String()),
+  recurrent_payment_id: Nullable(Type.String({ description: 'Set when the order is a subscription payment' })),
+  external_id: Nullable(Type.String({ description: "The merchant's reference from the preference, verbatim" })),
+};
+
 export const PaymentOrderEventBody = Type.Object(
   {
     id: eventId,
     event_type: StringEnum(PAYMENT_ORDER_STATUSES.map((status) => `PAYMENT_ORDER.${status}`)),
-    entity_type: StringEnum(['PAYMENT_ORDER'] as const),
-    entity_id: Type.String({ description: "The payment order's id" }),
-    payment_order_id: Type.String({ description: 'Same as entity_id' }),
-    checkout_preference_id: Nullable(Type.String()),
-    recurrent_payment_id: Nullable(Type.String({ description: 'Set when the order is a subscription payment' })),
-    external_id: Nullable(Type.String({ description: "The merchant's reference from the preference, verbatim" })),
+    ...orderMembers,
     status: StringEnum(PAYMENT_ORDER_STATUSES, { description: "The order's status after this change" }),
     sequence,
     created_at: createdAt,
@@ -38,12 +43,7 @@ export const PaymentOrderDisputedEventBody = Type.Object(
   {
     id: eventId,
     event_type: StringEnum([PAYMENT_ORDER_DISPUTED] as const),
-    entity_type: StringEnum(['PAYMENT_ORDER'] as const),
-    entity_id: Type.String({ description: "The payment order's id" }),
-    payment_order_id: Type.String({ description: 'Same as entity_id' }),
-    checkout_preference_id: Nullable(Type.String()),
-    recurrent_payment_id: Nullable(Type.String({ description: 'Set when the order is a subscription payment' })),
-    external_id: Nullable(Type.String({ description: "The merchant's reference from the preference, verbatim" })),
+    ...orderMembers,
     status: StringEnum(PAYMENT_ORDER_STATUSES, {
       description: "The order's status, unchanged by the dispute (CLOSED, or REFUNDED when it was refunded before)",
     }),

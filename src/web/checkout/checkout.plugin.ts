@@ -240,7 +240,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           step?: 'details' | 'card';
         },
       ): Promise<FastifyReply> => {
-        const methods = await offered(req, pref);
+        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
         if (methods.length === 0) {
           return sendState(req, reply, 200, 'noMethods', pref);
         }
@@ -259,7 +259,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           csrfToken: csrf.tokenFor(req, reply, pref.id),
           openOrderUrl: latest?.status === 'OPENED' ? orderPath(pref.id, latest.id) : null,
           step: input.step ?? 'details',
-          cardsByProcessor: await cardsByProcessor(pref),
+          cardsByProcessor: await cardsByProcessor(req, pref),
         });
         return sendPage(req, reply, status, page, pref);
       };
@@ -309,13 +309,13 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
             general: [],
           });
         }
-        const methods = await offered(req, pref);
+        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
         const chosen = methods.find(
           (method) => method.id === (pref.selectedPaymentMethodId ?? values.payment_method_id),
         );
         // Cards through the merchant's own processor: the order opens without card data, and the
         // processor's fields take the card on the next page.
-        const processorCards = await cardsByProcessor(pref);
+        const processorCards = await cardsByProcessor(req, pref);
         const viaProcessor = chosen?.type === 'CARD' && processorCards;
         // Card data counts for a card payment by the built-in processor only: beside any other
         // method, or when the merchant's processor takes the card, it is dropped here, never
@@ -391,25 +391,17 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         return seeOther(reply, target ?? orderPath(pref.id, order.id));
       });
 
-      /**
-       * The methods this checkout offers. A processor's payment cannot be of nothing, so a card
-       * subscription that starts with a free trial and no sign-up fee is not offered Card when the
-       * merchant's processor takes the cards (keeping a card without a payment is not built; the
-       * payment service refuses it too).
-       */
-      const offered = async (req: FastifyRequest, pref: CheckoutPreference): Promise<PaymentMethod[]> => {
-        const methods = await deps.orders.eligibleFor(pref, merchantSettings.get(req));
-        if (pref.type !== 'SUBSCRIPTION' || !pref.paymentLinkId || !methods.some((m) => m.type === 'CARD')) {
-          return methods;
-        }
-        const link = await deps.paymentLinks.getForPublicLink(pref.paymentLinkId);
-        const nothingDueNow = link !== undefined && link.trialIntervalCount > 0 && link.signupFeeMinor === 0n;
-        return nothingDueNow && (await cardsByProcessor(pref)) ? methods.filter((m) => m.type !== 'CARD') : methods;
-      };
-
       /** Whether the checkout's cards go through the merchant's own processor (Stripe) rather than the built-in one. */
-      const cardsByProcessor = (pref: CheckoutPreference): Promise<boolean> =>
-        deps.connectors.cards.servesCards(pref.merchantId, pref.mode);
+      // Asked once per request: the form, its refusal and the order page may each want it.
+      const processorCardsAsked = new WeakMap<FastifyRequest, Promise<boolean>>();
+      const cardsByProcessor = (req: FastifyRequest, pref: CheckoutPreference): Promise<boolean> => {
+        let asked = processorCardsAsked.get(req);
+        if (!asked) {
+          asked = deps.connectors.cards.servesCards(pref.merchantId, pref.mode);
+          processorCardsAsked.set(req, asked);
+        }
+        return asked;
+      };
 
       /** The payer's submission as the payment service takes it: only what the preference lacks. */
       const startPayment = async (
@@ -466,7 +458,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
         if (isFinal(pref, order)) {
           return showOutcome(req, reply, pref, order);
         }
-        if (order.paymentMethodType === 'CARD' && !isRenewal(order) && (await cardsByProcessor(pref))) {
+        if (order.paymentMethodType === 'CARD' && !isRenewal(order) && (await cardsByProcessor(req, pref))) {
           return hostedCardStep(req, reply, pref, order);
         }
         if (order.paymentMethodType === 'PIX' && order.instructions === null) {
@@ -519,7 +511,7 @@ export const checkoutPages: FastifyPluginAsync<Services> = async (app, deps) => 
           return sendState(req, reply, 404, 'notFound');
         }
         const { pref, order } = found;
-        if (order.paymentMethodType !== 'CARD' || isRenewal(order) || !(await cardsByProcessor(pref))) {
+        if (order.paymentMethodType !== 'CARD' || isRenewal(order) || !(await cardsByProcessor(req, pref))) {
           return seeOther(reply, orderPath(pref.id, order.id));
         }
         if (!isFinal(pref, order)) {
