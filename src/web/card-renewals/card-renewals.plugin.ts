@@ -10,7 +10,7 @@ import { toDocument } from '../kit/html.ts';
 import { languageSwitcher, payerLanguage, registerLanguageSwitch } from '../kit/language-switch.ts';
 import { formatMoney } from '../kit/money.ts';
 import { messagesFor } from '../kit/payer-messages.ts';
-import { applySecurityHeaders, registerPageNonces } from '../kit/security.ts';
+import { applySecurityHeaders, contentSecurityPolicy, registerPageNonces } from '../kit/security.ts';
 import { subscriptionMessagesFor } from '../subscriptions/messages.ts';
 import { renderSubscriptionState } from '../subscriptions/views.ts';
 import { cardRenewalMessagesFor } from './messages.ts';
@@ -21,26 +21,6 @@ type Params = { recId: string; orderId: string };
 type Query = { sig?: string };
 
 const HTML_TYPE = 'text/html; charset=utf-8';
-
-/**
- * The Content-Security-Policy of these pages only: the checkout's, plus what Stripe.js needs
- * (docs.stripe.com/security/guide#content-security-policy): its script, its frames (the bank's
- * 3-D Secure window), and its API.
- */
-export function stripePageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}' https://js.stripe.com https://*.js.stripe.com`,
-    "style-src 'self'",
-    "img-src 'self' data: https://*.stripe.com",
-    "connect-src 'self' https://api.stripe.com",
-    'frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
-    "form-action 'self'",
-    "base-uri 'none'",
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
 
 /**
  * Where a subscriber confirms a card renewal their bank wants them present for (3-D Secure),
@@ -78,7 +58,8 @@ export const cardRenewalPages: FastifyPluginAsync<Services> = async (app, deps) 
       const nonce = nonceOf(req);
       applySecurityHeaders(reply, { nonce, https });
       if (stripe) {
-        reply.header('content-security-policy', stripePageCsp(nonce));
+        // The checkout's policy with what Stripe.js needs (its script, frames, API), on these pages only.
+        reply.header('content-security-policy', contentSecurityPolicy(nonce, [], ['stripe']));
       }
       return reply
         .code(status)

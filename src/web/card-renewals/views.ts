@@ -2,6 +2,7 @@ import type { Locale } from '../../domain/shared/language.ts';
 import type { SafeHtml } from '../kit/html.ts';
 import { html, trustedMarkup } from '../kit/html.ts';
 import { layout } from '../kit/payer-layout.ts';
+import { STRIPE_JS_URL } from '../kit/security.ts';
 import type { SubscriptionPageContext } from '../subscriptions/views.ts';
 import type { CardRenewalMessages } from './messages.ts';
 
@@ -63,7 +64,7 @@ export function renderConfirmPage(ctx: RenewalPageContext, m: ConfirmModel): Saf
 </div>
 <p><a href="${m.subscriptionUrl}" data-test="subscription-link">${r.manage}</a></p>
 </section>
-<script src="https://js.stripe.com/v3/" nonce="${ctx.nonce}"></script>
+<script src="${STRIPE_JS_URL}" nonce="${ctx.nonce}"></script>
 <script nonce="${ctx.nonce}">${trustedMarkup(CONFIRM_SCRIPT)}</script>`;
   return layout(ctx, r.title, body);
 }

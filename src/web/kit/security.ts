@@ -30,7 +30,7 @@ export function contentSecurityPolicy(
     "default-src 'none'",
     `script-src 'nonce-${nonce}'${stripe ? ` ${STRIPE_JS.script.join(' ')}` : ''}`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${stripe ? ` ${STRIPE_JS.img.join(' ')}` : ''}`,
     // The status poller fetches JSON from this same origin; nothing else is reachable.
     `connect-src 'self'${stripe ? ` ${STRIPE_JS.connect.join(' ')}` : ''}`,
     ...(stripe ? [`frame-src ${STRIPE_JS.frame.join(' ')}`] : []),
@@ -41,7 +41,7 @@ export function contentSecurityPolicy(
   ].join('; ');
 }
 
-/** Third parties a page may need beside our own origin: only the card step of a Stripe-connected checkout has one. */
+/** Third parties a page may need beside our own origin: the Stripe card step of a checkout, and a card renewal's confirmation page. */
 export type ThirdParty = 'stripe';
 
 /**
@@ -54,7 +54,11 @@ export const STRIPE_JS = {
   script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
   frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
   connect: ['https://api.stripe.com'],
+  img: ['https://*.stripe.com'],
 } as const;
+
+/** Stripe.js, loaded from Stripe as its terms require (never bundled). */
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
 /** Origins of the merchant's stored redirect URLs, safe to put in a CSP header (scheme://host[:port] only). */
 export function redirectOrigins(urls: readonly (string | null)[]): string[] {

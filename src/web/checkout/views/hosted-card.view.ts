@@ -3,9 +3,9 @@ import type { SafeHtml } from '../../kit/html.ts';
 import { html } from '../../kit/html.ts';
 import type { PageContext } from '../../kit/payer-layout.ts';
 import { layout, payableFactsOf, receiptOf, summary } from '../../kit/payer-layout.ts';
+import { STRIPE_JS_URL } from '../../kit/security.ts';
 
 /** Stripe.js: always from Stripe's own origin, never bundled or served by us (Stripe's rule). */
-export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
 /**
  * The card step of a checkout whose cards go through the merchant's Stripe account:
